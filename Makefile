@@ -1,0 +1,50 @@
+# The two commands of the README's Quick start, and a few more for developers.
+#   make demo   install what is missing, build Release, run the headline reproduction
+#   make test   install what is missing, build, run every test (ctest)
+#   make bench  run the Google Benchmark programs (medians of 5 repetitions)
+#   make format apply clang-format to every source file
+
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+SCALEOPT := $(BUILD_DIR)/scaleopt
+
+.PHONY: all deps configure build demo test bench format format-check clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) > /dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	@echo
+	@echo "== The compute-optimal frontier at Chinchilla's budget (5.76e23 FLOPs), three laws =="
+	@$(SCALEOPT) optimal --compute 5.76e23 --law hoffmann2022
+	@echo
+	@$(SCALEOPT) optimal --compute 5.76e23 --law epoch2024
+	@echo
+	@$(SCALEOPT) optimal --compute 5.76e23 --tokens-per-param 20
+
+test: build
+	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+bench: build
+	@for b in $(BUILD_DIR)/bench/bench_*; do \
+	  echo "== $$b"; $$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+	    --benchmark_display_aggregates_only=true | grep -E 'median|Benchmark|---'; \
+	done
+
+format:
+	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
+
+format-check:
+	@clang-format --dry-run --Werror $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
+
+clean:
+	@rm -rf $(BUILD_DIR)

@@ -1,0 +1,83 @@
+#include "cli/app.hpp"
+
+#include <sstream>
+
+#include "cli/command.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+// One line, whatever the message holds.
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{
+      "scaleopt: how big should a language model be, and how many tokens should it see,\n"
+      "once pretraining, RL and inference are paid for together.",
+      "scaleopt"};
+  app.require_subcommand(1);
+  app.footer(
+      "Numbers take suffixes: 70B, 2T, 1.5e12, 200K, 1.7KB, 3.35TB/s, $2/h, 50M/s, 60d, 2mo.\n"
+      "Run 'scaleopt COMMAND --help' for a command's options and examples.\n");
+  Action chosen;
+  add_laws_command(app, chosen);
+  add_optimal_command(app, chosen);
+  add_loss_command(app, chosen);
+
+  // CLI11 would report a mistyped command as "A subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == argv[1];
+    }
+    if (!found) {
+      err << "scaleopt: error: unknown command '" << argv[1] << "': expected one of " << known
+          << " (see scaleopt --help)\n";
+      return kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "scaleopt: error: " << one_line(e.what()) << " (see scaleopt --help)\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    err << "scaleopt: error: " << one_line(e.what()) << "\n";
+    return kExitBadInput;
+  }
+
+  std::ostringstream buffer;
+  try {
+    const int status = chosen ? chosen(buffer) : kExitBadInput;
+    out << buffer.str();
+    return status;
+  } catch (const InputError& e) {
+    err << "scaleopt: error: " << one_line(e.what()) << "\n";
+    return kExitBadInput;
+  }
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<const char*> argv{"scaleopt"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  return run(static_cast<int>(argv.size()), argv.data(), out, err);
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,61 @@
+// scaleopt laws: the loss-law presets, their coefficients, sources and the tokens per
+// parameter each implies, so users see which rule a law gives before they use it.
+
+#include <memory>
+
+#include "cli/allocation_output.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/table.hpp"
+#include "costmodel/chinchilla_closed_form.hpp"
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+constexpr double kReferenceComputeFlops = 1e24;
+
+double tokens_per_param_at_reference(const LossLaw& law) {
+  const auto allocation =
+      compute_optimal_allocation(coefficients_of<double>(law), kReferenceComputeFlops);
+  return allocation.tokens / allocation.params;
+}
+
+int run_laws(bool json, std::ostream& out) {
+  const auto presets = loss_law_presets();
+  if (json) {
+    Json list = Json::array();
+    for (const LossLaw& law : presets) {
+      Json entry = law_json(law);
+      entry["tokens_per_param_at_1e24_flops"] = tokens_per_param_at_reference(law);
+      list.push_back(entry);
+    }
+    out << list.dump(2) << "\n";
+    return kExitOk;
+  }
+  Table table("Loss-law presets: L(N, D) = E + A / N^alpha + B / D^beta");
+  table.header({"name", "E", "A", "B", "alpha", "beta", "D/N at 1e24 FLOPs", "source"});
+  for (const LossLaw& law : presets) {
+    table.cells({law.name, format_quantity(law.E, Unit::number, 5),
+                 format_quantity(law.A, Unit::number, 5), format_quantity(law.B, Unit::number, 6),
+                 format_quantity(law.alpha, Unit::number, 4),
+                 format_quantity(law.beta, Unit::number, 4),
+                 format_quantity(tokens_per_param_at_reference(law), Unit::number, 3), law.source});
+  }
+  table.print(out);
+  out << "The '20 tokens per parameter' rule is Hoffmann's Approach 1 (Table 3), not the printed\n"
+         "Approach 3 fit (hoffmann2022). Use --tokens-per-param 20 for the rule.\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_laws_command(CLI::App& app, Action& chosen) {
+  auto* command = app.add_subcommand("laws", "List the loss-law presets with their sources");
+  auto json = std::make_shared<bool>(false);
+  command->add_flag("--json", *json, "Print a JSON array instead of a table");
+  command->callback(
+      [json, &chosen] { chosen = [json](std::ostream& out) { return run_laws(*json, out); }; });
+}
+
+}  // namespace scaleopt::cli

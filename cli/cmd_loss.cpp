@@ -1,0 +1,71 @@
+// scaleopt loss: the loss and training compute of a given (N, D), and how far D is from the
+// law's compute-optimal tokens for that N.
+
+#include <memory>
+
+#include "cli/allocation_output.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/law_flags.hpp"
+#include "cli/table.hpp"
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct LossArgs {
+  LawFlags law;
+  std::string params, tokens;
+  bool json = false;
+};
+
+int run_loss(const LossArgs& args, std::ostream& out) {
+  const LossLaw law = resolve_law(args.law);
+  const double params = parse_positive_flag("--params", args.params, Unit::count);
+  const double tokens = parse_positive_flag("--tokens", args.tokens, Unit::count);
+  const Allocation point = evaluate_allocation(law, params, tokens);
+  const Allocation frontier = optimal_for_params({law, std::nullopt}, params);
+  const double over = tokens / frontier.tokens;
+  if (args.json) {
+    Json json = allocation_json(point, {law, std::nullopt});
+    json["chinchilla_tokens"] = frontier.tokens;
+    json["over_chinchilla"] = over;
+    out << json.dump(2) << "\n";
+    return kExitOk;
+  }
+  Table table("Loss of N = " + format_quantity(params, Unit::count, 4) +
+              " parameters trained on D = " + format_quantity(tokens, Unit::count, 4) + " tokens");
+  table.row("loss", format_quantity(point.loss, Unit::number, 6), "nats/token");
+  table.row("compute", format_scientific(point.compute_flops, 4), "FLOPs (6 N D)");
+  table.row("tokens per param", format_quantity(point.tokens_per_param(), Unit::number, 4));
+  table.row(
+      "chinchilla tokens", format_scientific(frontier.tokens, 4),
+      format_quantity(frontier.tokens, Unit::count) + ", the law's compute-optimal D for this N");
+  table.row("over chinchilla", format_quantity(over, Unit::number, 4) + "x",
+            "D / chinchilla tokens");
+  table.row("law", law.name, describe_coefficients(law));
+  table.print(out);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_loss_command(CLI::App& app, Action& chosen) {
+  auto* command =
+      app.add_subcommand("loss", "Loss and compute of a model of N parameters on D tokens");
+  auto args = std::make_shared<LossArgs>();
+  command->add_option("--params", args->params, "Parameters N, e.g. 70B")
+      ->type_name("COUNT")
+      ->required();
+  command->add_option("--tokens", args->tokens, "Training tokens D, e.g. 1T")
+      ->type_name("COUNT")
+      ->required();
+  add_law_flags(*command, args->law, /*with_rule=*/false);
+  command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->footer("Example:\n  scaleopt loss --params 70B --tokens 1T --law sardana2024\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_loss(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

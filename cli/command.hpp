@@ -1,0 +1,20 @@
+#pragma once
+// How a subcommand plugs into the app: it registers its options on a CLI11 subcommand and,
+// when chosen, leaves behind the action to run once parsing is over. Actions write to a
+// buffer that reaches stdout only if they finish, so a failed command prints nothing there.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <ostream>
+
+namespace scaleopt::cli {
+
+// Returns the exit status (kExitOk or kExitNotConverged); throws InputError for bad input.
+using Action = std::function<int(std::ostream& out)>;
+
+// Each command file defines one of these.
+void add_laws_command(CLI::App& app, Action& chosen);
+void add_optimal_command(CLI::App& app, Action& chosen);
+void add_loss_command(CLI::App& app, Action& chosen);
+
+}  // namespace scaleopt::cli

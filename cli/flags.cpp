@@ -1,0 +1,47 @@
+#include "cli/flags.hpp"
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+
+double parse_flag(std::string_view flag, const std::string& text, Unit unit) {
+  try {
+    return parse_quantity(text, unit);
+  } catch (const InputError& e) {
+    throw field_error(std::string(flag), e.what());
+  }
+}
+
+double parse_positive_flag(std::string_view flag, const std::string& text, Unit unit) {
+  const double value = parse_flag(flag, text, unit);
+  if (value <= 0.0) {
+    throw field_error(std::string(flag), "must be positive, got '" + text + "'");
+  }
+  return value;
+}
+
+std::string type_name(Unit unit) {
+  switch (unit) {
+    case Unit::number:
+      return "NUMBER";
+    case Unit::count:
+      return "COUNT";
+    case Unit::bytes:
+      return "BYTES";
+    case Unit::bytes_per_second:
+      return "BYTES/S";
+    case Unit::flop_per_second:
+      return "FLOP/S";
+    case Unit::usd:
+      return "USD";
+    case Unit::usd_per_hour:
+      return "USD/H";
+    case Unit::per_second:
+      return "RATE";
+    case Unit::seconds:
+      return "DURATION";
+  }
+  return "VALUE";
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Reading numeric flags through the one quantity parser, with the flag named in every error.
+
+#include <string>
+#include <string_view>
+
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+
+// `text` parsed as `unit`; InputError "--params: cannot read '70X' ..." otherwise.
+double parse_flag(std::string_view flag, const std::string& text, Unit unit);
+
+// Same, and the value must be > 0 ("--compute: must be positive, got -1").
+double parse_positive_flag(std::string_view flag, const std::string& text, Unit unit);
+
+// CLI11 type names shown in --help for each unit (COUNT, BYTES, USD/H, ...).
+std::string type_name(Unit unit);
+
+}  // namespace scaleopt::cli

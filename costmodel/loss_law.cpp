@@ -1,0 +1,63 @@
+#include "costmodel/loss_law.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+
+void LossLaw::validate(std::string_view prefix) const {
+  const std::pair<const char*, double> fields[] = {
+      {"E", E}, {"A", A}, {"B", B}, {"alpha", alpha}, {"beta", beta}};
+  for (const auto& [field, value] : fields) {
+    if (!std::isfinite(value) || value <= 0.0) {
+      std::ostringstream message;
+      message << prefix << (prefix.empty() || prefix.ends_with("-") ? "" : ".") << field
+              << " must be finite and positive, got " << value;
+      throw InputError(message.str());
+    }
+  }
+}
+
+double LossLaw::params_term(double params) const {
+  return A * std::pow(params, -alpha);
+}
+double LossLaw::data_term(double tokens) const {
+  return B * std::pow(tokens, -beta);
+}
+double LossLaw::loss(double params, double tokens) const {
+  return E + params_term(params) + data_term(tokens);
+}
+
+std::vector<LossLaw> loss_law_presets() {
+  return {
+      {"hoffmann2022", 1.69, 406.4, 410.7, 0.34, 0.28,
+       "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models', App. D.2 "
+       "(Approach 3 fit, rounded as printed)"},
+      {"sardana2024", 1.69, 406.4, 410.7, 0.336, 0.283,
+       "Sardana et al. 2024, 'Beyond Chinchilla-Optimal' (ICML), defaults of the "
+       "beyond-chinchilla code"},
+      {"epoch2024", 1.8172, 482.01, 2085.43, 0.3478, 0.3658,
+       "Besiroglu et al. 2024, 'Chinchilla Scaling: A replication attempt' (Epoch AI refit of "
+       "Hoffmann's Figure 4 data)"},
+  };
+}
+
+LossLaw loss_law_preset(std::string_view name) {
+  std::string known;
+  for (LossLaw& law : loss_law_presets()) {
+    if (law.name == name) return law;
+    known += (known.empty() ? "" : ", ") + law.name;
+  }
+  throw InputError("unknown loss law '" + std::string(name) + "': expected one of " + known +
+                   " (or give E, A, B, alpha and beta)");
+}
+
+LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens) {
+  const double params_term = law.A * std::exp(-law.alpha * log_params);
+  const double data_term = law.B * std::exp(-law.beta * log_tokens);
+  return {law.E + params_term + data_term, -law.alpha * params_term, -law.beta * data_term};
+}
+
+}  // namespace scaleopt

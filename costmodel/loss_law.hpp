@@ -1,0 +1,47 @@
+#pragma once
+// The Chinchilla loss law L(N, D) = E + A / N^alpha + B / D^beta (Hoffmann et al. 2022, Eq. 2),
+// its published presets and its derivatives in log space, which is where every problem
+// optimises (DESIGN.md section 7).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scaleopt {
+
+struct LossLaw {
+  std::string name = "custom";
+  double E = 0.0;      // irreducible loss (nats per token)
+  double A = 0.0;      // parameter-term coefficient
+  double B = 0.0;      // data-term coefficient
+  double alpha = 0.0;  // parameter exponent
+  double beta = 0.0;   // data exponent
+  std::string source;  // where the coefficients come from
+
+  // Throws InputError naming the first coefficient that is not finite and positive
+  // ("law.alpha must be finite and positive, got -0.3"). `prefix` names the place the
+  // law came from, e.g. "law" or "--alpha".
+  void validate(std::string_view prefix = "law") const;
+
+  double loss(double params, double tokens) const;
+  // The reducible parts A / N^alpha and B / D^beta, useful on their own: in log space
+  // dL/dlnN = -alpha * params_term and dL/dlnD = -beta * data_term.
+  double params_term(double params) const;
+  double data_term(double tokens) const;
+};
+
+// hoffmann2022, sardana2024, epoch2024 with their sources (DESIGN.md section 2).
+std::vector<LossLaw> loss_law_presets();
+
+// The preset called `name`; throws InputError listing the known names otherwise.
+LossLaw loss_law_preset(std::string_view name);
+
+// Loss term of the law at ln N, ln D, with gradient with respect to (ln N, ln D).
+struct LossInLogSpace {
+  double loss;
+  double d_log_params;
+  double d_log_tokens;
+};
+LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens);
+
+}  // namespace scaleopt

@@ -1,0 +1,320 @@
+#include "costmodel/quantity.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+namespace {
+
+constexpr double kSecondsPerMinute = 60.0;
+constexpr double kSecondsPerHour = 3600.0;
+constexpr double kSecondsPerDay = 86400.0;
+constexpr double kSecondsPerYear = 365.25 * kSecondsPerDay;  // Julian year
+constexpr double kSecondsPerMonth = kSecondsPerYear / 12.0;
+
+struct Suffix {
+  std::string_view text;
+  double factor;
+};
+
+// Decimal multipliers for counts. "B" is billion, the convention of model cards ("70B").
+constexpr std::array<Suffix, 8> kCountMultipliers{{{"", 1.0},
+                                                   {"K", 1e3},
+                                                   {"k", 1e3},
+                                                   {"M", 1e6},
+                                                   {"B", 1e9},
+                                                   {"G", 1e9},
+                                                   {"T", 1e12},
+                                                   {"P", 1e15}}};
+
+constexpr std::array<Suffix, 14> kByteSuffixes{{{"", 1.0},
+                                                {"B", 1.0},
+                                                {"KB", 1e3},
+                                                {"kB", 1e3},
+                                                {"MB", 1e6},
+                                                {"GB", 1e9},
+                                                {"TB", 1e12},
+                                                {"PB", 1e15},
+                                                {"KiB", 1024.0},
+                                                {"MiB", 1048576.0},
+                                                {"GiB", 1073741824.0},
+                                                {"TiB", 1099511627776.0},
+                                                {"K", 1e3},
+                                                {"M", 1e6}}};
+
+constexpr std::array<Suffix, 17> kDurations{{{"ms", 1e-3},
+                                             {"s", 1.0},
+                                             {"sec", 1.0},
+                                             {"m", kSecondsPerMinute},
+                                             {"min", kSecondsPerMinute},
+                                             {"h", kSecondsPerHour},
+                                             {"hr", kSecondsPerHour},
+                                             {"hour", kSecondsPerHour},
+                                             {"d", kSecondsPerDay},
+                                             {"day", kSecondsPerDay},
+                                             {"w", 7 * kSecondsPerDay},
+                                             {"wk", 7 * kSecondsPerDay},
+                                             {"mo", kSecondsPerMonth},
+                                             {"month", kSecondsPerMonth},
+                                             {"y", kSecondsPerYear},
+                                             {"yr", kSecondsPerYear},
+                                             {"year", kSecondsPerYear}}};
+
+template <std::size_t Size>
+std::optional<double> lookup(const std::array<Suffix, Size>& table, std::string_view text) {
+  for (const Suffix& s : table) {
+    if (s.text == text) return s.factor;
+  }
+  return std::nullopt;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "/s", "/h", "/day", ...: the factor that turns "per that unit" into "per second".
+std::optional<double> per_time_factor(std::string_view denominator) {
+  auto seconds = lookup(kDurations, denominator);
+  if (!seconds) return std::nullopt;
+  return 1.0 / *seconds;
+}
+
+// The suffix after the number, in the unit's base, or nullopt when it is not understood.
+std::optional<double> suffix_factor(std::string_view suffix, Unit unit) {
+  switch (unit) {
+    case Unit::number:
+      if (suffix.empty()) return 1.0;
+      if (suffix == "%") return 0.01;
+      return std::nullopt;
+    case Unit::count:
+    case Unit::usd:
+      return lookup(kCountMultipliers, suffix);
+    case Unit::bytes:
+      return lookup(kByteSuffixes, suffix);
+    case Unit::bytes_per_second: {
+      auto slash = suffix.rfind('/');
+      if (slash == std::string_view::npos) return std::nullopt;
+      auto bytes = lookup(kByteSuffixes, suffix.substr(0, slash));
+      auto per = per_time_factor(suffix.substr(slash + 1));
+      if (!bytes || !per) return std::nullopt;
+      return *bytes * *per;
+    }
+    case Unit::flop_per_second: {
+      for (std::string_view tail : {"FLOP/s", "FLOPS", "flop/s", "/s", ""}) {
+        if (suffix.size() >= tail.size() && suffix.substr(suffix.size() - tail.size()) == tail) {
+          std::string_view head = suffix.substr(0, suffix.size() - tail.size());
+          if (head == "E") return 1e18;
+          if (auto m = lookup(kCountMultipliers, head); m && head != "B") return m;
+        }
+      }
+      return std::nullopt;
+    }
+    case Unit::usd_per_hour:
+    case Unit::per_second: {
+      auto slash = suffix.rfind('/');
+      std::string_view head = slash == std::string_view::npos ? suffix : suffix.substr(0, slash);
+      auto multiplier = lookup(kCountMultipliers, head);
+      if (!multiplier) return std::nullopt;
+      if (slash == std::string_view::npos) return multiplier;  // already per hour / per second
+      std::string_view denominator = suffix.substr(slash + 1);
+      if (denominator.starts_with("GPU-") || denominator.starts_with("chip-")) {
+        denominator.remove_prefix(denominator.find('-') + 1);
+      }
+      auto per_second = per_time_factor(denominator);
+      if (!per_second) return std::nullopt;
+      return unit == Unit::per_second ? *multiplier * *per_second
+                                      : *multiplier * *per_second * kSecondsPerHour;
+    }
+    case Unit::seconds:
+      if (suffix.empty()) return 1.0;
+      return lookup(kDurations, suffix);
+  }
+  return std::nullopt;
+}
+
+bool allows_dollar(Unit unit) {
+  return unit == Unit::usd || unit == Unit::usd_per_hour;
+}
+
+[[noreturn]] void reject(std::string_view text, Unit unit, std::string_view why = {}) {
+  std::string message = "cannot read '" + std::string(text) + "'";
+  if (!why.empty()) message += " (" + std::string(why) + ")";
+  message += ": expected " + std::string(unit_expectation(unit));
+  throw InputError(message);
+}
+
+}  // namespace
+
+std::string_view unit_expectation(Unit unit) {
+  switch (unit) {
+    case Unit::number:
+      return "a plain number or a percentage, e.g. 0.4 or 40%";
+    case Unit::count:
+      return "a number with an optional multiplier K, M, B (or G), T, P, e.g. 70B, 2T, 1.5e12";
+    case Unit::bytes:
+      return "a size in bytes with an optional KB, MB, GB, TB (or KiB, MiB, GiB, TiB), e.g. 1.7KB";
+    case Unit::bytes_per_second:
+      return "a bandwidth such as 3.35TB/s or 900GB/s";
+    case Unit::flop_per_second:
+      return "a FLOP rate such as 989T, 989TFLOP/s or 9.89e14";
+    case Unit::usd:
+      return "an amount in dollars such as $100M, 2.5e6 or $1.5B";
+    case Unit::usd_per_hour:
+      return "a price per hour such as $2/h, $1.40/hour or $48/d";
+    case Unit::per_second:
+      return "a rate such as 50M/s, 3B/h or 4T/d";
+    case Unit::seconds:
+      return "a duration such as 30s, 5m (minutes), 12h, 60d, 2w, 2mo or 1y";
+  }
+  return "a number";
+}
+
+double parse_quantity(std::string_view text, Unit unit) {
+  std::string_view rest = trim(text);
+  if (rest.empty()) reject(text, unit, "empty");
+  if (rest.front() == '$') {
+    if (!allows_dollar(unit)) reject(text, unit, "'$' is for prices");
+    rest.remove_prefix(1);
+  }
+  if (!rest.empty() && rest.front() == '+') rest.remove_prefix(1);
+  double value = 0.0;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  if (ec == std::errc::result_out_of_range) reject(text, unit, "out of range");
+  if (ec != std::errc()) reject(text, unit);
+  if (!std::isfinite(value)) reject(text, unit, "not a finite number");
+  std::string_view suffix = trim(rest.substr(static_cast<std::size_t>(end - rest.data())));
+  auto factor = suffix_factor(suffix, unit);
+  if (!factor) reject(text, unit, "unknown suffix '" + std::string(suffix) + "'");
+  const double result = value * *factor;
+  if (!std::isfinite(result)) reject(text, unit, "out of range");
+  return result;
+}
+
+std::string format_scientific(double value, int significant) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  if (value == 0.0) return "0";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*e", significant - 1, value);
+  std::string s(buffer);
+  const auto e = s.find('e');
+  std::string mantissa = s.substr(0, e);
+  // Trailing zeros carry no information here: 1.50e-7 -> 1.5e-7, 1.00e24 -> 1e24.
+  if (mantissa.find('.') != std::string::npos) {
+    while (mantissa.back() == '0') mantissa.pop_back();
+    if (mantissa.back() == '.') mantissa.pop_back();
+  }
+  int exponent = std::stoi(s.substr(e + 1));
+  if (exponent >= -3 && exponent < 4) {  // 0.0042, 12.3, 1234: no exponent needed
+    std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);
+    return buffer;
+  }
+  return mantissa + "e" + std::to_string(exponent);
+}
+
+namespace {
+
+// value scaled to the largest multiplier not above it, e.g. 2.42e10 -> "24.2" + "B".
+std::string with_multiplier(double value, int significant, std::string_view prefix) {
+  struct Step {
+    double factor;
+    const char* name;
+  };
+  constexpr std::array<Step, 5> steps{
+      {{1e15, "P"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}}};
+  const double magnitude = std::fabs(value);
+  char buffer[64];
+  if (magnitude >= 1e18) return std::string(prefix) + format_scientific(value, significant);
+  for (const Step& step : steps) {
+    if (magnitude >= step.factor) {
+      std::snprintf(buffer, sizeof buffer, "%.*g", significant, value / step.factor);
+      // %.*g may round 999.6 up to "1e+03"; fall back to the exponent form then.
+      if (std::string(buffer).find('e') != std::string::npos) break;
+      return std::string(prefix) + buffer + step.name;
+    }
+  }
+  if (magnitude >= 1e-3 || value == 0.0) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);
+    if (std::string(buffer).find('e') == std::string::npos) return std::string(prefix) + buffer;
+  }
+  return std::string(prefix) + format_scientific(value, significant);
+}
+
+std::string with_byte_unit(double value, int significant) {
+  struct Step {
+    double factor;
+    const char* name;
+  };
+  constexpr std::array<Step, 5> steps{
+      {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "KB"}}};
+  char buffer[64];
+  for (const Step& step : steps) {
+    if (std::fabs(value) >= step.factor) {
+      std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, value / step.factor, step.name);
+      return buffer;
+    }
+  }
+  std::snprintf(buffer, sizeof buffer, "%.*gB", significant, value);
+  return buffer;
+}
+
+std::string with_duration_unit(double seconds, int significant) {
+  struct Step {
+    double seconds;
+    const char* name;
+  };
+  // Largest unit in which the value is at least 1 (2 for months, so 45 days stays in days).
+  constexpr std::array<Step, 5> steps{{{kSecondsPerYear, "y"},
+                                       {2 * kSecondsPerMonth, "mo"},
+                                       {kSecondsPerDay, "d"},
+                                       {kSecondsPerHour, "h"},
+                                       {kSecondsPerMinute, "m"}}};
+  char buffer[64];
+  for (const Step& step : steps) {
+    if (std::fabs(seconds) >= step.seconds) {
+      const double scale = std::string_view(step.name) == "mo" ? kSecondsPerMonth : step.seconds;
+      std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, seconds / scale, step.name);
+      return buffer;
+    }
+  }
+  std::snprintf(buffer, sizeof buffer, "%.*gs", significant, seconds);
+  return buffer;
+}
+
+}  // namespace
+
+std::string format_quantity(double value, Unit unit, int significant) {
+  if (!std::isfinite(value)) return format_scientific(value, significant);
+  switch (unit) {
+    case Unit::number: {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);
+      return buffer;
+    }
+    case Unit::count:
+      return with_multiplier(value, significant, "");
+    case Unit::bytes:
+      return with_byte_unit(value, significant);
+    case Unit::bytes_per_second:
+      return with_byte_unit(value, significant) + "/s";
+    case Unit::flop_per_second:
+      return with_multiplier(value, significant, "") + "FLOP/s";
+    case Unit::usd:
+      return with_multiplier(value, significant, "$");
+    case Unit::usd_per_hour:
+      return with_multiplier(value, significant, "$") + "/h";
+    case Unit::per_second:
+      return with_multiplier(value, significant, "") + "/s";
+    case Unit::seconds:
+      return with_duration_unit(value, significant);
+  }
+  return format_scientific(value, significant);
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,242 @@
+#include "solver/minimize.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <nlopt.hpp>
+#include <sstream>
+
+#include "costmodel/input_error.hpp"
+#include "solver/kkt.hpp"
+#include "solver/kkt_polish.hpp"
+
+namespace scaleopt {
+namespace {
+
+struct AlgorithmInfo {
+  const char* name;
+  nlopt::algorithm algorithm;
+  bool equalities;
+  bool inequalities;
+};
+
+constexpr AlgorithmInfo kAlgorithms[] = {
+    {"LD_SLSQP", nlopt::LD_SLSQP, true, true},   {"LD_MMA", nlopt::LD_MMA, false, true},
+    {"LD_CCSAQ", nlopt::LD_CCSAQ, false, true},  {"LN_COBYLA", nlopt::LN_COBYLA, true, true},
+    {"LD_LBFGS", nlopt::LD_LBFGS, false, false},
+};
+
+const AlgorithmInfo& find_algorithm(const std::string& name) {
+  for (const AlgorithmInfo& info : kAlgorithms) {
+    if (name == info.name) return info;
+  }
+  throw InputError("solver.algorithm: unknown NLopt algorithm '" + name +
+                   "': expected LD_SLSQP, LD_MMA, LD_CCSAQ, LN_COBYLA or LD_LBFGS");
+}
+
+// Shared by the trampolines of one start: the problem, which function to call, and the first
+// exception any of them threw (NLopt's C core cannot carry it).
+struct Callbacks {
+  const Problem* problem;
+  nlopt::opt* optimizer;
+  std::exception_ptr error;
+  int evaluations = 0;
+};
+
+struct ConstraintRef {
+  Callbacks* callbacks;
+  std::size_t index;
+};
+
+std::span<double> gradient_span(double* gradient, unsigned n) {
+  return gradient ? std::span<double>(gradient, n) : std::span<double>();
+}
+
+double objective_trampoline(unsigned n, const double* x, double* gradient, void* data) {
+  auto* callbacks = static_cast<Callbacks*>(data);
+  try {
+    ++callbacks->evaluations;
+    return callbacks->problem->objective({x, n}, gradient_span(gradient, n));
+  } catch (...) {
+    if (!callbacks->error) callbacks->error = std::current_exception();
+    callbacks->optimizer->force_stop();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+template <bool IsEquality>
+double constraint_trampoline(unsigned n, const double* x, double* gradient, void* data) {
+  auto* ref = static_cast<ConstraintRef*>(data);
+  try {
+    const Problem& problem = *ref->callbacks->problem;
+    return IsEquality ? problem.equality(ref->index, {x, n}, gradient_span(gradient, n))
+                      : problem.inequality(ref->index, {x, n}, gradient_span(gradient, n));
+  } catch (...) {
+    if (!ref->callbacks->error) ref->callbacks->error = std::current_exception();
+    ref->callbacks->optimizer->force_stop();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+const char* describe(nlopt::result result) {
+  switch (result) {
+    case nlopt::SUCCESS:
+      return "success";
+    case nlopt::STOPVAL_REACHED:
+      return "stopval reached";
+    case nlopt::FTOL_REACHED:
+      return "ftol reached";
+    case nlopt::XTOL_REACHED:
+      return "xtol reached";
+    case nlopt::MAXEVAL_REACHED:
+      return "maximum evaluations reached";
+    case nlopt::MAXTIME_REACHED:
+      return "maximum time reached";
+    case nlopt::ROUNDOFF_LIMITED:
+      return "roundoff limited";
+    case nlopt::FORCED_STOP:
+      return "forced stop";
+    default:
+      return "failure";
+  }
+}
+
+struct StartOutcome {
+  std::vector<double> x;
+  double objective;
+  std::string nlopt_outcome;
+  KktCheck kkt;
+};
+
+StartOutcome run_start(const Problem& problem, const SolverOptions& options,
+                       const AlgorithmInfo& info, std::vector<double> x, int& evaluations) {
+  const std::size_t n = problem.dimension();
+  nlopt::opt optimizer(info.algorithm, static_cast<unsigned>(n));
+  Callbacks callbacks{&problem, &optimizer, nullptr};
+  std::vector<ConstraintRef> equalities, inequalities;
+  equalities.reserve(problem.equality_count());
+  inequalities.reserve(problem.inequality_count());
+
+  optimizer.set_lower_bounds(problem.lower_bounds());
+  optimizer.set_upper_bounds(problem.upper_bounds());
+  optimizer.set_min_objective(objective_trampoline, &callbacks);
+  for (std::size_t i = 0; i < problem.equality_count(); ++i) {
+    equalities.push_back({&callbacks, i});
+    optimizer.add_equality_constraint(constraint_trampoline<true>, &equalities.back(),
+                                      options.constraint_tolerance * 1e-3);
+  }
+  for (std::size_t j = 0; j < problem.inequality_count(); ++j) {
+    inequalities.push_back({&callbacks, j});
+    optimizer.add_inequality_constraint(constraint_trampoline<false>, &inequalities.back(),
+                                        options.constraint_tolerance * 1e-3);
+  }
+  optimizer.set_xtol_rel(options.relative_x_tolerance);
+  if (options.relative_f_tolerance > 0.0) optimizer.set_ftol_rel(options.relative_f_tolerance);
+  optimizer.set_maxeval(options.max_evaluations);
+
+  double objective = std::numeric_limits<double>::quiet_NaN();
+  std::string outcome;
+  try {
+    outcome = describe(optimizer.optimize(x, objective));
+  } catch (const nlopt::roundoff_limited&) {
+    // Frequent at a correct optimum: x holds the best point; the KKT check decides.
+    outcome = describe(nlopt::ROUNDOFF_LIMITED);
+  } catch (const nlopt::forced_stop&) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome = describe(nlopt::FORCED_STOP);
+  } catch (const std::invalid_argument& e) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome = std::string("invalid arguments (") + e.what() + ")";
+  } catch (const std::runtime_error& e) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome = std::string("failure (") + e.what() + ")";
+  }
+  if (callbacks.error) std::rethrow_exception(callbacks.error);
+  evaluations += callbacks.evaluations;
+  if (options.polish) {
+    x = polish_kkt(
+        problem, x,
+        {.active_tolerance = 1e-8, .constraint_tolerance = options.constraint_tolerance});
+  }
+  objective = problem.objective(x, {});
+  return {x, objective, outcome, check_kkt(problem, x)};
+}
+
+std::vector<double> displaced_start(const Problem& problem, int start_index) {
+  std::vector<double> x = problem.start();
+  if (start_index == 0) return x;
+  // Start k > 0 moves variable (k-1) mod n by +1 or -1 (a factor e in a log variable).
+  const std::size_t n = x.size();
+  const std::size_t k = static_cast<std::size_t>(start_index - 1);
+  const double step = (k / n) % 2 == 0 ? 1.0 : -1.0;
+  x[k % n] += step * static_cast<double>(1 + k / (2 * n));
+  const auto lower = problem.lower_bounds();
+  const auto upper = problem.upper_bounds();
+  x[k % n] = std::clamp(x[k % n], lower[k % n], upper[k % n]);
+  return x;
+}
+
+bool verified(const StartOutcome& outcome, const SolverOptions& options) {
+  return std::isfinite(outcome.objective) &&
+         outcome.kkt.constraint_violation <= options.constraint_tolerance &&
+         outcome.kkt.residual <= options.kkt_tolerance;
+}
+
+}  // namespace
+
+SolveResult minimize(const Problem& problem, const SolverOptions& options) {
+  options.validate();
+  const AlgorithmInfo& info = find_algorithm(options.algorithm);
+  if (problem.equality_count() > 0 && !info.equalities) {
+    throw InputError("solver.algorithm: " + options.algorithm +
+                     " does not take equality constraints; use LD_SLSQP or LN_COBYLA");
+  }
+  if (problem.inequality_count() > 0 && !info.inequalities) {
+    throw InputError("solver.algorithm: " + options.algorithm +
+                     " does not take inequality constraints; use LD_SLSQP");
+  }
+
+  SolveResult result;
+  result.algorithm = info.name;
+  StartOutcome best;
+  bool have_best = false, best_verified = false;
+  for (int s = 0; s < options.starts; ++s) {
+    StartOutcome outcome =
+        run_start(problem, options, info, displaced_start(problem, s), result.evaluations);
+    const bool ok = verified(outcome, options);
+    const bool better = !have_best || (ok && !best_verified) ||
+                        (ok == best_verified && outcome.objective < best.objective);
+    if (better) {
+      best = std::move(outcome);
+      have_best = true;
+      best_verified = ok;
+    }
+  }
+
+  result.x = best.x;
+  result.objective = best.objective;
+  result.kkt_residual = best.kkt.residual;
+  result.constraint_violation = best.kkt.constraint_violation;
+  result.equality_multipliers = best.kkt.equality_multipliers;
+  result.inequality_multipliers = best.kkt.inequality_multipliers;
+  std::ostringstream message;
+  message.precision(2);
+  if (best_verified) {
+    result.status = Status::converged;
+    message << "converged (" << info.name << (options.polish ? " + KKT polish" : "") << ", "
+            << best.nlopt_outcome << "; KKT residual " << best.kkt.residual
+            << ", constraint violation " << best.kkt.constraint_violation << ")";
+  } else {
+    result.status = Status::not_converged;
+    message << "not converged: " << info.name << " stopped (" << best.nlopt_outcome
+            << ") with KKT residual " << best.kkt.residual << " (tolerance "
+            << options.kkt_tolerance << ") and constraint violation "
+            << best.kkt.constraint_violation << " (tolerance " << options.constraint_tolerance
+            << ") after " << result.evaluations << " evaluations";
+  }
+  result.message = message.str();
+  return result;
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,33 @@
+#include "solver/solver_options.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+namespace {
+
+void require(bool ok, const char* field, const char* expectation, double value) {
+  if (ok) return;
+  std::ostringstream message;
+  message << "solver." << field << " must be " << expectation << ", got " << value;
+  throw InputError(message.str());
+}
+
+}  // namespace
+
+void SolverOptions::validate() const {
+  require(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
+          "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
+  require(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
+          "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
+  require(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
+  require(std::isfinite(constraint_tolerance) && constraint_tolerance > 0.0, "constraint_tolerance",
+          "finite and positive", constraint_tolerance);
+  require(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
+          "finite and positive", kkt_tolerance);
+  require(starts >= 1, "starts", "at least 1", starts);
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,28 @@
+#pragma once
+// Runs the real command line in-process and captures what it prints.
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+
+struct CliRun {
+  int status;
+  std::string out;
+  std::string err;
+  nlohmann::json json() const { return nlohmann::json::parse(out); }
+};
+
+inline CliRun run_cli(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int status = scaleopt::cli::run(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+// Bad input: exit 2, nothing on stdout, exactly one line on stderr.
+inline bool is_one_line_error(const CliRun& run) {
+  return run.status == 2 && run.out.empty() && !run.err.empty() &&
+         run.err.find('\n') == run.err.size() - 1;
+}

@@ -1,0 +1,147 @@
+// The NLopt front end on problems with known answers: statuses, multipliers, the KKT check,
+// option validation and exceptions thrown inside an objective.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <stdexcept>
+
+#include "costmodel/input_error.hpp"
+#include "solver/kkt.hpp"
+#include "solver/minimize.hpp"
+#include "solver/root_find.hpp"
+
+using namespace scaleopt;
+
+namespace {
+
+// minimise (x0 - 2)^2 + (x1 - 1)^2 s.t. x0 + x1 = 1: by hand x = (1, 0), lambda = 2
+// (grad f = (-2, -2) at x, so grad f + lambda (1, 1) = 0).
+class ProjectionProblem : public Problem {
+ public:
+  std::size_t dimension() const override { return 2; }
+  std::vector<double> lower_bounds() const override { return {-10, -10}; }
+  std::vector<double> upper_bounds() const override { return {10, 10}; }
+  std::vector<double> start() const override { return {5, 5}; }
+  double objective(std::span<const double> x, std::span<double> g) const override {
+    if (!g.empty()) {
+      g[0] = 2 * (x[0] - 2);
+      g[1] = 2 * (x[1] - 1);
+    }
+    return (x[0] - 2) * (x[0] - 2) + (x[1] - 1) * (x[1] - 1);
+  }
+  std::size_t equality_count() const override { return 1; }
+  double equality(std::size_t, std::span<const double> x, std::span<double> g) const override {
+    if (!g.empty()) g[0] = g[1] = 1.0;
+    return x[0] + x[1] - 1.0;
+  }
+};
+
+// The same with the equality replaced by x0 <= 0.5: by hand x = (0.5, 1), mu = 3.
+class InequalityProblem : public ProjectionProblem {
+ public:
+  std::size_t equality_count() const override { return 0; }
+  std::size_t inequality_count() const override { return 1; }
+  double inequality(std::size_t, std::span<const double> x, std::span<double> g) const override {
+    if (!g.empty()) {
+      g[0] = 1.0;
+      g[1] = 0.0;
+    }
+    return x[0] - 0.5;
+  }
+};
+
+class ThrowingProblem : public ProjectionProblem {
+ public:
+  double objective(std::span<const double> x, std::span<double> g) const override {
+    if (x[0] < 4.0) throw InputError("price of chip 'x' went negative at step 3");
+    return ProjectionProblem::objective(x, g);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an equality-constrained quadratic converges to the hand solution", "[solver]") {
+  const SolveResult r = minimize(ProjectionProblem{});
+  REQUIRE(r.status == Status::converged);
+  CHECK(r.x[0] == Approx(1.0).margin(1e-12));
+  CHECK(r.x[1] == Approx(0.0).margin(1e-12));
+  REQUIRE(r.equality_multipliers.size() == 1);
+  CHECK(r.equality_multipliers[0] == Approx(2.0).epsilon(1e-10));
+  CHECK(r.kkt_residual < 1e-10);
+  CHECK(r.constraint_violation < 1e-12);
+  CHECK(r.evaluations > 0);
+  CHECK_THAT(r.message, Catch::StartsWith("converged (LD_SLSQP"));
+}
+
+TEST_CASE("an active inequality gets a non-negative multiplier", "[solver]") {
+  const SolveResult r = minimize(InequalityProblem{});
+  REQUIRE(r.status == Status::converged);
+  CHECK(r.x[0] == Approx(0.5).margin(1e-12));
+  CHECK(r.x[1] == Approx(1.0).margin(1e-12));
+  CHECK(r.inequality_multipliers[0] == Approx(3.0).epsilon(1e-10));
+}
+
+TEST_CASE("the derivative-free COBYLA answer is polished and verified too", "[solver]") {
+  SolverOptions options;
+  options.algorithm = "LN_COBYLA";
+  const SolveResult r = minimize(ProjectionProblem{}, options);
+  REQUIRE(r.status == Status::converged);
+  CHECK(r.x[0] == Approx(1.0).margin(1e-10));
+}
+
+TEST_CASE("a solve cut short is not_converged, with the reason", "[solver]") {
+  SolverOptions options;
+  options.max_evaluations = 1;
+  options.polish = false;
+  const SolveResult r = minimize(ProjectionProblem{}, options);
+  CHECK(r.status == Status::not_converged);
+  CHECK_THAT(r.message, Catch::StartsWith("not converged") &&
+                            Catch::Contains("maximum evaluations reached") &&
+                            Catch::Contains("KKT residual"));
+}
+
+TEST_CASE("the KKT check rejects a feasible point that is not optimal", "[solver]") {
+  const std::vector<double> feasible = {0.2, 0.8};
+  const KktCheck check = check_kkt(ProjectionProblem{}, feasible);
+  CHECK(check.constraint_violation < 1e-15);
+  // grad f = (-3.6, -0.4): no lambda balances it; the least-squares lambda = 2 leaves (-1.6, 1.6).
+  CHECK(check.residual == Approx(1.6 / 3.6).epsilon(1e-12));
+}
+
+TEST_CASE("an exception inside the objective keeps its type and message", "[solver]") {
+  CHECK_THROWS_AS(minimize(ThrowingProblem{}), InputError);
+  CHECK_THROWS_WITH(minimize(ThrowingProblem{}), "price of chip 'x' went negative at step 3");
+}
+
+TEST_CASE("invalid options name the field", "[solver]") {
+  SolverOptions options;
+  options.max_evaluations = 0;
+  CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options),
+                    "solver.max_evaluations must be positive, got 0");
+  options = {};
+  options.kkt_tolerance = -1;
+  CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options),
+                    Catch::Contains("solver.kkt_tolerance"));
+  options = {};
+  options.algorithm = "LD_MMA";
+  CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options),
+                    Catch::Contains("does not take equality constraints"));
+  options.algorithm = "GN_MAGIC";
+  CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options), Catch::Contains("unknown NLopt"));
+}
+
+TEST_CASE("several starts keep the best verified answer", "[solver]") {
+  SolverOptions options;
+  options.starts = 4;
+  const SolveResult r = minimize(ProjectionProblem{}, options);
+  REQUIRE(r.status == Status::converged);
+  CHECK(r.x[0] == Approx(1.0).margin(1e-12));
+}
+
+TEST_CASE("TOMS 748 finds a bracketed root and reports a missing sign change", "[solver]") {
+  const RootResult root = find_root_in_bracket([](double x) { return x * x - 2.0; }, 0.0, 2.0);
+  REQUIRE(root.status == Status::converged);
+  CHECK(root.x == Approx(std::sqrt(2.0)).epsilon(1e-15));
+  const RootResult none = find_root_in_bracket([](double x) { return x * x + 1.0; }, 0.0, 2.0);
+  CHECK(none.status == Status::infeasible);
+}
