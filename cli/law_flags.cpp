@@ -1,6 +1,8 @@
 #include "cli/law_flags.hpp"
 
 #include "cli/flags.hpp"
+#include "cli/law_file.hpp"
+#include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 
@@ -10,6 +12,11 @@ void add_law_flags(CLI::App& command, LawFlags& flags, bool with_rule) {
                   "Loss law preset: hoffmann2022, sardana2024 or epoch2024 (see 'scaleopt laws')")
       ->default_str(kDefaultLaw)
       ->type_name("NAME");
+  command
+      .add_option("--law-file", flags.law_file,
+                  "Read the law from the [law] table of a TOML file (e.g. from 'scaleopt fit "
+                  "--emit-law')")
+      ->type_name("FILE");
   const char* coefficient_help = "Override one coefficient of the law (makes it 'custom')";
   command.add_option("--E", flags.E, coefficient_help)->type_name("NUMBER")->group("Law");
   command.add_option("--A", flags.A, coefficient_help)->type_name("NUMBER")->group("Law");
@@ -26,7 +33,10 @@ void add_law_flags(CLI::App& command, LawFlags& flags, bool with_rule) {
 }
 
 LossLaw resolve_law(const LawFlags& flags) {
-  LossLaw law = loss_law_preset(flags.law);
+  if (!flags.law_file.empty() && flags.law != kDefaultLaw) {
+    throw InputError("give --law or --law-file, not both");
+  }
+  LossLaw law = flags.law_file.empty() ? loss_law_preset(flags.law) : read_law_file(flags.law_file);
   const std::string base = law.name;
   bool overridden = false;
   const std::pair<const std::string*, double*> overrides[] = {{&flags.E, &law.E},

@@ -16,6 +16,7 @@ inline constexpr const char* kDefaultLaw = "epoch2024";
 
 struct LawFlags {
   std::string law = kDefaultLaw;
+  std::string law_file;              // a TOML file with a [law] table; replaces --law
   std::string E, A, B, alpha, beta;  // overrides; empty when not given
   std::string tokens_per_param;      // empty: follow the law's frontier
 };

@@ -34,13 +34,16 @@ std::vector<LossLaw> loss_law_presets() {
   return {
       {"hoffmann2022", 1.69, 406.4, 410.7, 0.34, 0.28,
        "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models', App. D.2 "
-       "(Approach 3 fit, rounded as printed)"},
+       "(Approach 3 fit, rounded as printed)",
+       std::nullopt},
       {"sardana2024", 1.69, 406.4, 410.7, 0.336, 0.283,
        "Sardana et al. 2024, 'Beyond Chinchilla-Optimal' (ICML), defaults of the "
-       "beyond-chinchilla code"},
+       "beyond-chinchilla code",
+       std::nullopt},
       {"epoch2024", 1.8172, 482.01, 2085.43, 0.3478, 0.3658,
        "Besiroglu et al. 2024, 'Chinchilla Scaling: A replication attempt' (Epoch AI refit of "
-       "Hoffmann's Figure 4 data)"},
+       "Hoffmann's Figure 4 data)",
+       std::nullopt},
   };
 }
 

@@ -3,20 +3,31 @@
 // its published presets and its derivatives in log space, which is where every problem
 // optimises (DESIGN.md section 7).
 
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace scaleopt {
 
+// How uncertain a law's coefficients are, e.g. from a bootstrap of the fit (scaleopt fit
+// --bootstrap). Order everywhere: E, A, B, alpha, beta.
+struct LawUncertainty {
+  std::array<double, 5> standard_errors{};
+  // Covariance of the coefficients; absent when only standard errors are known.
+  std::optional<std::array<std::array<double, 5>, 5>> covariance;
+};
+
 struct LossLaw {
   std::string name = "custom";
-  double E = 0.0;      // irreducible loss (nats per token)
-  double A = 0.0;      // parameter-term coefficient
-  double B = 0.0;      // data-term coefficient
-  double alpha = 0.0;  // parameter exponent
-  double beta = 0.0;   // data exponent
-  std::string source;  // where the coefficients come from
+  double E = 0.0;                             // irreducible loss (nats per token)
+  double A = 0.0;                             // parameter-term coefficient
+  double B = 0.0;                             // data-term coefficient
+  double alpha = 0.0;                         // parameter exponent
+  double beta = 0.0;                          // data exponent
+  std::string source;                         // where the coefficients come from
+  std::optional<LawUncertainty> uncertainty;  // absent for the published presets
 
   // Throws InputError naming the first coefficient that is not finite and positive
   // ("law.alpha must be finite and positive, got -0.3"). `prefix` names the place the
@@ -29,6 +40,9 @@ struct LossLaw {
   double params_term(double params) const;
   double data_term(double tokens) const;
 };
+
+// The coefficient names in the order LawUncertainty uses.
+inline constexpr std::array<const char*, 5> kLawCoefficientNames = {"E", "A", "B", "alpha", "beta"};
 
 // hoffmann2022, sardana2024, epoch2024 with their sources (DESIGN.md section 2).
 std::vector<LossLaw> loss_law_presets();

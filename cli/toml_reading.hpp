@@ -1,0 +1,48 @@
+#pragma once
+// Reading TOML (toml++) with errors a user can act on: every message names the file and line
+// and the dotted key ("scenario.toml:12: training.mfu: must be in (0, 1], got 1.4"). Values may
+// be TOML numbers or strings in the quantity syntax ("70B", "$2/h", "2mo").
+
+#include <toml++/toml.h>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+
+// A parsed document and the name it is reported under (its path, or "--set" for overrides).
+struct TomlDocument {
+  toml::table table;
+  std::string file;
+};
+
+// Throws InputError "FILE: cannot open" or "FILE:LINE:COLUMN: <toml++ description>".
+TomlDocument parse_toml_file(const std::string& path);
+TomlDocument parse_toml_text(std::string_view text, const std::string& name);
+
+// "FILE:LINE" of a node (just FILE when the node has no position).
+std::string location(const std::string& file, const toml::node& node);
+
+// Throws InputError "FILE:LINE: KEY: WHAT".
+[[noreturn]] void fail_at(const std::string& file, const toml::node& node, std::string_view key,
+                          std::string_view what);
+
+// A TOML number, or a string parsed as `unit`; errors name file, line and key.
+double read_quantity(const std::string& file, const toml::node& node, std::string_view key,
+                     Unit unit);
+std::string read_string(const std::string& file, const toml::node& node, std::string_view key);
+bool read_bool(const std::string& file, const toml::node& node, std::string_view key);
+const toml::table& read_table(const std::string& file, const toml::node& node,
+                              std::string_view key);
+
+// Every key of `table` must be in `known`; otherwise "FILE:LINE: PREFIX.KEY: unknown key
+// (did you mean 'X'?; known: a, b, c)".
+void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
+                         std::initializer_list<std::string_view> known);
+
+// "prefix.key" or "key" when the prefix is empty.
+std::string join_key(std::string_view prefix, std::string_view key);
+
+}  // namespace scaleopt::cli
