@@ -1,0 +1,43 @@
+#include "problems/chinchilla_comparison.hpp"
+
+namespace scaleopt {
+namespace {
+
+double in_unit(CostUnit unit, const PhaseCost& cost) {
+  switch (unit) {
+    case CostUnit::flops:
+      return cost.flops;
+    case CostUnit::gpu_hours:
+      return cost.gpu_hours;
+    case CostUnit::usd:
+      return cost.usd;
+  }
+  return cost.usd;
+}
+
+}  // namespace
+
+ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,
+                                             const LifetimeCostModel& model) {
+  ChinchillaComparison comparison;
+  const Allocation equal_quality = optimal_for_loss(rule, plan.loss);
+  LifetimePlan& chinchilla = comparison.chinchilla;
+  chinchilla.unit = plan.unit;
+  chinchilla.solve = equal_quality.solve;
+  if (equal_quality.solve.status == Status::infeasible) return comparison;
+  chinchilla.params = equal_quality.params;
+  chinchilla.pretrain_tokens = equal_quality.tokens;
+  chinchilla.loss = equal_quality.loss;
+  chinchilla.cost = model.cost(chinchilla.params, chinchilla.pretrain_tokens);
+  comparison.params_ratio = plan.params / chinchilla.params;
+  comparison.tokens_ratio = plan.pretrain_tokens / chinchilla.pretrain_tokens;
+  comparison.cost_ratio =
+      in_unit(plan.unit, plan.cost.total()) / in_unit(plan.unit, chinchilla.cost.total());
+  return comparison;
+}
+
+double over_chinchilla(const AllocationRule& rule, double params, double pretrain_tokens) {
+  return pretrain_tokens / optimal_for_params(rule, params).tokens;
+}
+
+}  // namespace scaleopt

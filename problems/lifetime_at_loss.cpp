@@ -1,0 +1,166 @@
+#include "problems/lifetime_at_loss.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/chinchilla_closed_form.hpp"
+#include "costmodel/input_error.hpp"
+#include "problems/compute_optimal.hpp"
+#include "solver/minimize.hpp"
+#include "solver/root_find.hpp"
+
+namespace scaleopt {
+namespace {
+
+void check_inputs(const LossLaw& law, double target_loss, const LifetimeCostModel& model) {
+  law.validate();
+  model.validate();
+  if (!std::isfinite(target_loss) || target_loss <= 0.0) {
+    std::ostringstream message;
+    message << "target loss must be finite and positive, got " << target_loss;
+    throw InputError(message.str());
+  }
+}
+
+LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                     double params, double tokens) {
+  LifetimePlan plan;
+  plan.params = params;
+  plan.pretrain_tokens = tokens;
+  plan.loss = law.loss(params, tokens);
+  plan.cost = model.cost(params, tokens);
+  plan.unit = unit;
+  return plan;
+}
+
+// Infeasible targets, with the reason, before any solver runs.
+bool infeasible(const LossLaw& law, double target_loss, LifetimePlan& plan) {
+  std::ostringstream message;
+  if (target_loss <= law.E) {
+    message << "target loss " << target_loss << " is at or below the irreducible loss E = "
+            << law.E << " of law " << law.name
+            << ": no model reaches it; the lowest reachable loss is just above E = " << law.E;
+  } else {
+    const auto c = coefficients_of<double>(law);
+    const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss));
+    if (frontier.params < 1e30 && frontier.tokens < 1e30) return false;
+    message << "target loss " << target_loss
+            << " needs more than 1e30 parameters or tokens under law " << law.name
+            << " (E = " << law.E << ")";
+  }
+  plan.solve.status = Status::infeasible;
+  plan.solve.message = message.str();
+  plan.loss = law.E;
+  return true;
+}
+
+}  // namespace
+
+double tokens_for_loss(const LossLaw& law, double target_loss, double params) {
+  const double data_term = target_loss - law.E - law.params_term(params);
+  if (!(data_term > 0.0)) return std::nan("");
+  return std::pow(law.B / data_term, 1.0 / law.beta);
+}
+
+LifetimeAtLossProblem::LifetimeAtLossProblem(LossLaw law, double target_loss,
+                                             LifetimeCostModel model, CostUnit unit)
+    : law_(std::move(law)), target_loss_(target_loss), model_(std::move(model)), unit_(unit) {}
+
+std::vector<double> LifetimeAtLossProblem::lower_bounds() const {
+  return {kLogLowerBound, kLogLowerBound};
+}
+std::vector<double> LifetimeAtLossProblem::upper_bounds() const {
+  return {kLogUpperBound, kLogUpperBound};
+}
+
+std::vector<double> LifetimeAtLossProblem::start() const {
+  const auto c = coefficients_of<double>(law_);
+  const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss_));
+  return {std::log(frontier.params), std::log(frontier.tokens)};
+}
+
+double LifetimeAtLossProblem::objective(std::span<const double> x,
+                                        std::span<double> gradient) const {
+  const auto total = model_.total(unit_, std::exp(x[0]), std::exp(x[1]));
+  if (!gradient.empty()) {
+    gradient[0] = total.d_log_params / total.value;
+    gradient[1] = total.d_log_tokens / total.value;
+  }
+  return std::log(total.value);
+}
+
+double LifetimeAtLossProblem::equality(std::size_t, std::span<const double> x,
+                                       std::span<double> gradient) const {
+  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
+  const double reducible = target_loss_ - law_.E;
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params / reducible;
+    gradient[1] = l.d_log_tokens / reducible;
+  }
+  return (l.loss - target_loss_) / reducible;
+}
+
+LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target_loss,
+                                               const LifetimeCostModel& model, CostUnit unit) {
+  check_inputs(law, target_loss, model);
+  LifetimePlan plan;
+  plan.unit = unit;
+  if (infeasible(law, target_loss, plan)) return plan;
+
+  const double reducible = target_loss - law.E;
+  // Below N_min = (A / (target - E))^(1/alpha) no D reaches the target.
+  const double log_min_params = std::log(law.A / reducible) / law.alpha;
+  // d ln cost / d ln N along the constraint. With p = A N^-alpha and r = target - E - p,
+  // d ln D / d ln N = -(alpha p) / (beta r); the pretraining term scales as N D, the others
+  // by their own slopes. Tends to -inf as N -> N_min and is positive for large N.
+  auto slope = [&](double log_params) {
+    const double params = std::exp(log_params);
+    const double p = law.params_term(params);
+    const double r = reducible - p;
+    const double tokens = std::pow(law.B / r, 1.0 / law.beta);
+    if (!std::isfinite(tokens)) return -1.0;  // so close to N_min that D overflows
+    const auto total = model.total(unit, params, tokens);
+    const double d_log_tokens = -(law.alpha * p) / (law.beta * r);
+    return (total.d_log_params + total.d_log_tokens * d_log_tokens) / total.value;
+  };
+  const double lower = std::max(kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params));
+  const RootResult root = find_root_in_bracket(slope, lower, kLogUpperBound);
+  if (root.status != Status::converged) {
+    plan.solve.status = root.status == Status::infeasible ? Status::not_converged : root.status;
+    plan.solve.message = "1-D reduction: " + root.message;
+    return plan;
+  }
+  const double params = std::exp(root.x);
+  plan = plan_at(law, model, unit, params, tokens_for_loss(law, target_loss, params));
+  plan.solve.status = Status::converged;
+  plan.solve.algorithm = "1-D reduction, TOMS 748";
+  plan.solve.message = "converged (1-D reduction, TOMS 748, " +
+                       std::to_string(root.iterations) + " iterations)";
+  plan.solve.x = {root.x, std::log(plan.pretrain_tokens)};
+  plan.solve.evaluations = static_cast<int>(root.iterations);
+  plan.solve.constraint_violation = 0.0;
+  return plan;
+}
+
+LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
+                                       const LifetimeCostModel& model, CostUnit unit,
+                                       const SolverOptions& options) {
+  check_inputs(law, target_loss, model);
+  LifetimePlan plan;
+  plan.unit = unit;
+  if (infeasible(law, target_loss, plan)) return plan;
+
+  SolveResult solve = minimize(LifetimeAtLossProblem(law, target_loss, model, unit), options);
+  plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
+  plan.solve = std::move(solve);
+  const LifetimePlan reference = min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit);
+  if (reference.solve.converged()) {
+    plan.reference_relative_difference =
+        std::max(std::fabs(plan.params / reference.params - 1.0),
+                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
+  }
+  return plan;
+}
+
+}  // namespace scaleopt

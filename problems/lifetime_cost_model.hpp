@@ -1,0 +1,74 @@
+#pragma once
+// What a model's whole life costs, as a function of its size N and pretraining tokens D:
+// pretraining (6 N D FLOPs), RL on a fixed token budget, and serving a fixed inference demand
+// (Sardana et al. 2024, Eq. 3 and its cost form; DESIGN.md section 5). Each phase is counted in
+// FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
+//
+// The model is dense in N: the same N trains, rolls out and serves. Costs that depend on N in
+// a nonlinear way (inference priced by the roofline) plug in as a function of N.
+
+#include <functional>
+#include <string_view>
+
+namespace scaleopt {
+
+struct PhaseCost {
+  double flops = 0.0;
+  double gpu_hours = 0.0;  // accelerator-hours (chip-hours for TPUs)
+  double usd = 0.0;
+};
+
+struct LifetimeCost {
+  PhaseCost pretrain, rl, inference;
+  PhaseCost total() const;
+};
+
+enum class CostUnit { flops, gpu_hours, usd };
+std::string_view to_string(CostUnit unit);
+
+// Accelerator-hours of a phase as a function of N, with d(hours)/d(ln N).
+struct HoursOfSize {
+  double gpu_hours = 0.0;
+  double d_gpu_hours_d_log_params = 0.0;
+};
+using HoursOfParams = std::function<HoursOfSize(double params)>;
+
+struct LifetimeCostModel {
+  // Pretraining: 6 N D FLOPs (DESIGN.md section 3) at `pretrain_gpu_hours_per_flop`
+  // = 1 / (3600 * peak FLOP/s * MFU) and `pretrain_usd_per_gpu_hour`.
+  double pretrain_gpu_hours_per_flop = 0.0;
+  double pretrain_usd_per_gpu_hour = 0.0;
+
+  // RL on a fixed number of rollout tokens: FLOPs and hours proportional to N
+  // (k N D_RL FLOPs with k between 2 and 6, at decode efficiency for the rollouts).
+  double rl_flops_per_param = 0.0;
+  double rl_gpu_hours_per_param = 0.0;
+  double rl_usd_per_gpu_hour = 0.0;
+
+  // Inference on a fixed demand: 2 N (T_in + T_out) FLOPs. Hours are linear in N
+  // (`inference_gpu_hours_per_param`, fixed prefill/decode efficiencies as in Sardana et al.)
+  // unless `inference_hours` is set (e.g. the roofline, where the cost per token depends on N
+  // through the weights fetched per decode step).
+  double inference_flops_per_param = 0.0;
+  double inference_gpu_hours_per_param = 0.0;
+  HoursOfParams inference_hours;
+  double inference_usd_per_gpu_hour = 0.0;
+
+  LifetimeCost cost(double params, double pretrain_tokens) const;
+
+  // The cost in `unit` and its derivatives with respect to ln N and ln D.
+  struct Total {
+    double value;
+    double d_log_params;
+    double d_log_tokens;
+  };
+  Total total(CostUnit unit, double params, double pretrain_tokens) const;
+
+  // Throws InputError naming the first negative or non-finite coefficient.
+  void validate() const;
+};
+
+// The plain FLOPs model of Sardana Eq. 3: 6 N D + 2 N T_inference (+ k N D_RL).
+LifetimeCostModel flops_cost_model(double inference_tokens, double rl_flops_per_param = 0.0);
+
+}  // namespace scaleopt

@@ -1,0 +1,23 @@
+#pragma once
+// A lifetime plan: the model size, its pretraining tokens, the loss it reaches, what each
+// phase costs, and how the plan was found.
+
+#include <limits>
+
+#include "problems/lifetime_cost_model.hpp"
+#include "solver/solve_result.hpp"
+
+namespace scaleopt {
+
+struct LifetimePlan {
+  double params = 0.0;
+  double pretrain_tokens = 0.0;
+  double loss = 0.0;
+  LifetimeCost cost;
+  CostUnit unit = CostUnit::flops;  // the unit that was minimised (or budgeted)
+  SolveResult solve;
+  // |NLopt - 1-D reference| / reference on N and D (max); NaN when not cross-checked.
+  double reference_relative_difference = std::numeric_limits<double>::quiet_NaN();
+};
+
+}  // namespace scaleopt
