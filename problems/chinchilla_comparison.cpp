@@ -1,22 +1,6 @@
 #include "problems/chinchilla_comparison.hpp"
 
 namespace scaleopt {
-namespace {
-
-double in_unit(CostUnit unit, const PhaseCost& cost) {
-  switch (unit) {
-    case CostUnit::flops:
-      return cost.flops;
-    case CostUnit::gpu_hours:
-      return cost.gpu_hours;
-    case CostUnit::usd:
-      return cost.usd;
-  }
-  return cost.usd;
-}
-
-}  // namespace
-
 ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,
                                              const LifetimeCostModel& model) {
   ChinchillaComparison comparison;

@@ -13,7 +13,7 @@ struct ChinchillaComparison {
   LifetimePlan chinchilla;    // status infeasible when the rule cannot reach the loss
   double params_ratio = 0.0;  // plan / chinchilla
   double tokens_ratio = 0.0;
-  double cost_ratio = 0.0;    // in the plan's unit
+  double cost_ratio = 0.0;  // in the plan's unit
 };
 
 ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,

@@ -38,8 +38,8 @@ LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUni
 bool infeasible(const LossLaw& law, double target_loss, LifetimePlan& plan) {
   std::ostringstream message;
   if (target_loss <= law.E) {
-    message << "target loss " << target_loss << " is at or below the irreducible loss E = "
-            << law.E << " of law " << law.name
+    message << "target loss " << target_loss << " is at or below the irreducible loss E = " << law.E
+            << " of law " << law.name
             << ": no model reaches it; the lowest reachable loss is just above E = " << law.E;
   } else {
     const auto c = coefficients_of<double>(law);
@@ -124,7 +124,8 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
     const double d_log_tokens = -(law.alpha * p) / (law.beta * r);
     return (total.d_log_params + total.d_log_tokens * d_log_tokens) / total.value;
   };
-  const double lower = std::max(kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params));
+  const double lower =
+      std::max(kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params));
   const RootResult root = find_root_in_bracket(slope, lower, kLogUpperBound);
   if (root.status != Status::converged) {
     plan.solve.status = root.status == Status::infeasible ? Status::not_converged : root.status;
@@ -135,8 +136,8 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
   plan = plan_at(law, model, unit, params, tokens_for_loss(law, target_loss, params));
   plan.solve.status = Status::converged;
   plan.solve.algorithm = "1-D reduction, TOMS 748";
-  plan.solve.message = "converged (1-D reduction, TOMS 748, " +
-                       std::to_string(root.iterations) + " iterations)";
+  plan.solve.message =
+      "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
   plan.solve.x = {root.x, std::log(plan.pretrain_tokens)};
   plan.solve.evaluations = static_cast<int>(root.iterations);
   plan.solve.constraint_violation = 0.0;

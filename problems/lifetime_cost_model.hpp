@@ -39,10 +39,12 @@ struct LifetimeCostModel {
   double pretrain_gpu_hours_per_flop = 0.0;
   double pretrain_usd_per_gpu_hour = 0.0;
 
-  // RL on a fixed number of rollout tokens: FLOPs and hours proportional to N
-  // (k N D_RL FLOPs with k between 2 and 6, at decode efficiency for the rollouts).
-  double rl_flops_per_param = 0.0;
-  double rl_gpu_hours_per_param = 0.0;
+  // RL on `rl_tokens` rollout tokens: k N D_RL FLOPs with k between 2 (rollouts only, not
+  // trained on) and 6 (every rollout token trained on), DESIGN.md section 5; the hours per
+  // parameter-token mix decode efficiency (rollouts) and training efficiency (updates).
+  double rl_tokens = 0.0;
+  double rl_flops_per_param_token = 0.0;
+  double rl_gpu_hours_per_param_token = 0.0;
   double rl_usd_per_gpu_hour = 0.0;
 
   // Inference on a fixed demand: 2 N (T_in + T_out) FLOPs. Hours are linear in N
@@ -69,6 +71,13 @@ struct LifetimeCostModel {
 };
 
 // The plain FLOPs model of Sardana Eq. 3: 6 N D + 2 N T_inference (+ k N D_RL).
-LifetimeCostModel flops_cost_model(double inference_tokens, double rl_flops_per_param = 0.0);
+LifetimeCostModel flops_cost_model(double inference_tokens, double rl_tokens = 0.0,
+                                   double rl_flops_per_param_token = 0.0);
+
+// Cost of one unit of N * D_RL in `unit` (k FLOPs, or the hours and dollars of it).
+double rl_cost_per_param_token(const LifetimeCostModel& model, CostUnit unit);
+
+// The cost of `cost` in `unit`.
+double in_unit(CostUnit unit, const PhaseCost& cost);
 
 }  // namespace scaleopt

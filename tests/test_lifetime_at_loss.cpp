@@ -41,8 +41,7 @@ double chinchilla_quality_loss(double params) {
 
 }  // namespace
 
-TEST_CASE("Sardana compute example: loss 1.947, 2e12 inference tokens",
-          "[lifetime][published]") {
+TEST_CASE("Sardana compute example: loss 1.947, 2e12 inference tokens", "[lifetime][published]") {
   // beyond-chinchilla README: N = 2.418e10, D = 2.657e12; 70.96% params, 146.77% tokens,
   // 95.22% FLOPs of the equal-quality Chinchilla model.
   const LifetimeCostModel model = flops_cost_model(2e12);

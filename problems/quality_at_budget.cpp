@@ -1,0 +1,212 @@
+#include "problems/quality_at_budget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
+#include "problems/compute_optimal.hpp"
+#include "solver/minimize.hpp"
+#include "solver/root_find.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Cost of one unit of N * D of pretraining in `unit`.
+double pretrain_per_param_token(const LifetimeCostModel& model, CostUnit unit) {
+  LifetimeCostModel pretrain_only = model;
+  pretrain_only.rl_tokens = 0.0;
+  return in_unit(unit, pretrain_only.cost(1.0, 1.0).pretrain);
+}
+
+// Everything but pretraining (RL on its fixed tokens and inference), with its slope in ln N.
+struct FixedCosts {
+  double value;
+  double d_log_params;
+};
+FixedCosts non_pretrain_costs(const LifetimeCostModel& model, CostUnit unit, double params) {
+  const auto total = model.total(unit, params, 1.0);
+  // total = k N * 1 + rl + inference; the k N part has slope k N in ln N.
+  const double pretrain = total.d_log_tokens;
+  return {total.value - pretrain, total.d_log_params - pretrain};
+}
+
+LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                     double params, double tokens) {
+  LifetimePlan plan;
+  plan.params = params;
+  plan.pretrain_tokens = tokens;
+  plan.loss = law.loss(params, tokens);
+  plan.cost = model.cost(params, tokens);
+  plan.unit = unit;
+  return plan;
+}
+
+void check_inputs(const LossLaw& law, const LifetimeCostModel& model, double budget,
+                  const QualityAtBudgetOptions& quality_options) {
+  law.validate();
+  model.validate();
+  quality_options.validate();
+  if (!std::isfinite(budget) || budget <= 0.0) {
+    std::ostringstream message;
+    message << "budget must be finite and positive, got " << budget;
+    throw InputError(message.str());
+  }
+}
+
+// The budget left for pretraining, as a fraction of the budget, minus the cost of one token
+// per parameter: positive while the plan can afford D >= 1.
+double affordable(const LifetimeCostModel& model, CostUnit unit, double budget, double k,
+                  double log_params) {
+  const double params = std::exp(log_params);
+  return (budget - non_pretrain_costs(model, unit, params).value - k * params) / budget;
+}
+
+std::string unaffordable_message(const LifetimeCostModel& model, CostUnit unit, double budget,
+                                 double min_params) {
+  std::ostringstream message;
+  message << "the budget of " << format_scientific(budget, 4) << " " << to_string(unit)
+          << " cannot serve the inference demand and RL even with the smallest model considered ("
+          << format_quantity(min_params, Unit::count) << " parameters costs "
+          << format_scientific(non_pretrain_costs(model, unit, min_params).value, 4) << " "
+          << to_string(unit) << " before any pretraining)";
+  return message.str();
+}
+
+}  // namespace
+
+void QualityAtBudgetOptions::validate() const {
+  if (!std::isfinite(min_params) || min_params < 1.0) {
+    std::ostringstream message;
+    message << "min_params must be at least 1, got " << min_params;
+    throw InputError(message.str());
+  }
+}
+
+QualityAtBudgetProblem::QualityAtBudgetProblem(LossLaw law, LifetimeCostModel model, CostUnit unit,
+                                               double budget, double min_params)
+    : law_(std::move(law)),
+      model_(std::move(model)),
+      unit_(unit),
+      log_budget_(std::log(budget)),
+      log_min_params_(std::log(min_params)) {}
+
+std::vector<double> QualityAtBudgetProblem::lower_bounds() const {
+  return {log_min_params_, kLogLowerBound};
+}
+std::vector<double> QualityAtBudgetProblem::upper_bounds() const {
+  return {kLogUpperBound, kLogUpperBound};
+}
+
+// Half the budget on pretraining at 20 tokens per parameter: a rule of thumb, independent of
+// the reference the answer is checked against.
+std::vector<double> QualityAtBudgetProblem::start() const {
+  const double k = pretrain_per_param_token(model_, unit_);
+  const double log_params = std::max(log_min_params_, 0.5 * (log_budget_ - std::log(40.0 * k)));
+  return {log_params, log_params + std::log(20.0)};
+}
+
+double QualityAtBudgetProblem::objective(std::span<const double> x,
+                                         std::span<double> gradient) const {
+  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params;
+    gradient[1] = l.d_log_tokens;
+  }
+  return l.loss;
+}
+
+double QualityAtBudgetProblem::inequality(std::size_t, std::span<const double> x,
+                                          std::span<double> gradient) const {
+  const auto total = model_.total(unit_, std::exp(x[0]), std::exp(x[1]));
+  if (!gradient.empty()) {
+    gradient[0] = total.d_log_params / total.value;
+    gradient[1] = total.d_log_tokens / total.value;
+  }
+  return std::log(total.value) - log_budget_;
+}
+
+LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCostModel& model,
+                                           CostUnit unit, double budget,
+                                           const QualityAtBudgetOptions& quality_options) {
+  check_inputs(law, model, budget, quality_options);
+  LifetimePlan plan;
+  plan.unit = unit;
+  const double k = pretrain_per_param_token(model, unit);
+  if (!(k > 0.0)) {
+    throw InputError(std::string("the cost model has no pretraining cost in ") +
+                     std::string(to_string(unit)));
+  }
+  const double lower = std::log(quality_options.min_params);
+  auto room = [&](double log_params) { return affordable(model, unit, budget, k, log_params); };
+  if (!(room(lower) > 0.0)) {
+    plan.solve.status = Status::infeasible;
+    plan.solve.message = unaffordable_message(model, unit, budget, quality_options.min_params);
+    return plan;
+  }
+  // The largest N that still affords D >= 1.
+  double upper = kLogUpperBound;
+  if (room(upper) <= 0.0) {
+    const RootResult edge = find_root_in_bracket(room, lower, upper);
+    upper = edge.x;
+  }
+  auto tokens_at = [&](double log_params) {
+    const double params = std::exp(log_params);
+    return (budget - non_pretrain_costs(model, unit, params).value) / (k * params);
+  };
+  // dL/d ln N along the binding budget: -alpha p - beta q d ln D / d ln N, with
+  // d ln D / d ln N = -(d fixed / d ln N) / (budget - fixed) - 1.
+  auto slope = [&](double log_params) {
+    const double params = std::exp(log_params);
+    const FixedCosts fixed = non_pretrain_costs(model, unit, params);
+    const double tokens = (budget - fixed.value) / (k * params);
+    const double d_log_tokens = -fixed.d_log_params / (budget - fixed.value) - 1.0;
+    return -law.alpha * law.params_term(params) - law.beta * law.data_term(tokens) * d_log_tokens;
+  };
+  double log_params = lower;
+  std::string how;
+  if (slope(lower) >= 0.0) {
+    how = "the smallest model considered is the best the budget buys";
+  } else if (slope(upper) <= 0.0) {
+    log_params = upper;
+    how = "the budget is best spent on the largest model that affords one token per parameter";
+  } else {
+    const RootResult root = find_root_in_bracket(slope, lower, upper);
+    if (root.status != Status::converged) {
+      plan.solve.status = Status::not_converged;
+      plan.solve.message = "1-D reduction: " + root.message;
+      return plan;
+    }
+    log_params = root.x;
+    how = "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
+  }
+  plan = plan_at(law, model, unit, std::exp(log_params), tokens_at(log_params));
+  plan.solve.status = Status::converged;
+  plan.solve.algorithm = "1-D reduction, TOMS 748";
+  plan.solve.message = how;
+  plan.solve.x = {log_params, std::log(plan.pretrain_tokens)};
+  plan.solve.constraint_violation = 0.0;
+  return plan;
+}
+
+LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& model,
+                                   CostUnit unit, double budget,
+                                   const QualityAtBudgetOptions& quality_options,
+                                   const SolverOptions& options) {
+  const LifetimePlan reference =
+      max_quality_at_budget_reduced(law, model, unit, budget, quality_options);
+  if (reference.solve.status == Status::infeasible) return reference;
+  SolveResult solve = minimize(
+      QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params), options);
+  LifetimePlan plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
+  plan.solve = std::move(solve);
+  if (reference.solve.converged()) {
+    plan.reference_relative_difference =
+        std::max(std::fabs(plan.params / reference.params - 1.0),
+                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
+  }
+  return plan;
+}
+
+}  // namespace scaleopt
