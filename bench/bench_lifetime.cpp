@@ -1,0 +1,44 @@
+// Speed of the inference-aware optimum (Sardana Eq. 3, loss 1.947, 2e12 inference tokens):
+// the NLopt solve (SLSQP + KKT polish + verification + 1-D cross-check) against the 1-D
+// reduction alone (the fast path).
+
+#include <benchmark/benchmark.h>
+
+#include "problems/lifetime_at_loss.hpp"
+#include "problems/quality_at_budget.hpp"
+
+namespace {
+
+using namespace scaleopt;
+
+void BM_LifetimeFlopsNlopt(benchmark::State& state) {
+  const LossLaw law = loss_law_preset("sardana2024");
+  const LifetimeCostModel model = flops_cost_model(2e12);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(min_lifetime_cost_at_loss(law, 1.947, model, CostUnit::flops));
+  }
+}
+BENCHMARK(BM_LifetimeFlopsNlopt);
+
+void BM_LifetimeFlopsReduced(benchmark::State& state) {
+  const LossLaw law = loss_law_preset("sardana2024");
+  const LifetimeCostModel model = flops_cost_model(2e12);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        min_lifetime_cost_at_loss_reduced(law, 1.947, model, CostUnit::flops));
+  }
+}
+BENCHMARK(BM_LifetimeFlopsReduced);
+
+void BM_MaxQualityNlopt(benchmark::State& state) {
+  const LossLaw law = loss_law_preset("sardana2024");
+  const LifetimeCostModel model = flops_cost_model(2e12);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(max_quality_at_budget(law, model, CostUnit::flops, 4e23));
+  }
+}
+BENCHMARK(BM_MaxQualityNlopt);
+
+}  // namespace
+
+BENCHMARK_MAIN();
