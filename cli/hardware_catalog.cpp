@@ -113,8 +113,8 @@ Hardware read_hardware_table(const std::string& file, const toml::table& table,
       }
     }
   }
-  if (chip.usd_per_hour && chip.price_note.empty()) {
-    chip.price_note = "assumption from " + file;
+  if (table.get("usd_per_hour") && !table.get("price_note")) {
+    chip.price_note = "assumption from " + file;  // a new price replaces the catalog's note
   }
   try {
     chip.validate(key);

@@ -504,6 +504,12 @@ void set_numeric_input(Scenario& s, std::string_view path, double value) {
 
 void validate_scenario(const Scenario& s) {
   if (s.law) s.law->validate("law");
+  if (!s.architecture.has_shape() && !s.architecture.total_params && s.architecture.layers == 0.0 &&
+      s.architecture.d_model == 0.0) {
+    throw field_error("architecture",
+                      "missing: give architecture.preset or a shape (layers, "
+                      "d_model, ...) or total_params");
+  }
   s.architecture.validate("architecture");
   s.training.validate("training");
   s.serving.validate("inference");

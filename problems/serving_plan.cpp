@@ -31,6 +31,11 @@ std::string bytes(double value) {
                                double context, std::string_view prefix, std::string_view field) {
   const double kv = hbm_bytes_needed(r, batch, context) - r.weight_bytes;
   std::ostringstream message;
+  if (batch == 0.0) {
+    message << "the model does not fit: its weights alone need " << bytes(r.weight_bytes) << " but "
+            << replica_text(r, setup) << "; use more chips per replica or a lower precision";
+    throw field_error(qualified_field(prefix, field), message.str());
+  }
   message << "the model does not fit: it needs " << bytes(hbm_bytes_needed(r, batch, context))
           << " (weights " << bytes(r.weight_bytes) << " + KV cache " << bytes(kv) << " for "
           << format_quantity(batch, Unit::number, 6) << (batch == 1.0 ? " sequence" : " sequences")
