@@ -150,7 +150,7 @@ void print_cost(std::ostream& out, const Scenario& s, const LifecycleCost& cost)
   if (s.rl.rollout_tokens > 0.0) {
     details.row("RL", format_quantity(s.rl.rollout_tokens, Unit::count) +
                           " rollout tokens at context " +
-                          format_quantity(cost.rl_plan.context_tokens, Unit::count) + ", " +
+                          format_quantity(cost.rl_plan.context_tokens, Unit::count, 4) + ", " +
                           percent(s.rl.trained_fraction) + " trained, " +
                           format_quantity(s.rl.extra_forward_passes, Unit::number) +
                           " extra forward passes; k = " +
@@ -173,7 +173,7 @@ void print_cost(std::ostream& out, const Scenario& s, const LifecycleCost& cost)
                          ? ""
                          : ", KV " + std::string(to_string(s.serving.kv_precision))) +
                     ", " + price_text(s.serving.usd_per_chip_hour, s.serving.chip) + "), context " +
-                    format_quantity(s.serving.context_tokens, Unit::count) + ", batch " +
+                    format_quantity(s.serving.context_tokens, Unit::count, 4) + ", batch " +
                     format_quantity(plan.batch, Unit::number, 4) + " (" +
                     std::string(to_string(plan.bound)) + ")");
     details.row("per Mtok",

@@ -39,7 +39,7 @@ std::string bytes(double value) {
   message << "the model does not fit: it needs " << bytes(hbm_bytes_needed(r, batch, context))
           << " (weights " << bytes(r.weight_bytes) << " + KV cache " << bytes(kv) << " for "
           << format_quantity(batch, Unit::number, 6) << (batch == 1.0 ? " sequence" : " sequences")
-          << " at context " << format_quantity(context, Unit::count) << ") but "
+          << " at context " << format_quantity(context, Unit::count, 4) << ") but "
           << replica_text(r, setup) << "; use more chips per replica or a lower precision";
   throw field_error(qualified_field(prefix, field), message.str());
 }
