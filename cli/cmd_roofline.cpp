@@ -105,7 +105,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
                           " per chip: " + setup.chip.price_note);
   } else {
     throw InputError("--price: required: " + setup.chip.id +
-                     " has no price in the catalog (e.g. --price $3/h)");
+                     " has no price in the catalog (e.g. --price '$3/h')");
   }
   if (!args.compute_efficiency.empty()) {
     setup.compute_efficiency =
@@ -211,8 +211,10 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
                    "Chips per replica (default: smallest count holding the weights twice)")
       ->type_name("COUNT");
   command->add_option("--precision", args->precision, "Weights and compute: bf16, fp8 or int8")
+      ->type_name("PRECISION")
       ->default_str("bf16");
   command->add_option("--kv-precision", args->kv_precision, "KV cache: bf16, fp8 or int8")
+      ->type_name("PRECISION")
       ->default_str("bf16");
   command->add_option("--batch", args->batch, "Sequences per decode step (default: best batch)")
       ->type_name("COUNT");
@@ -243,7 +245,7 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt roofline --hardware h100-sxm --model deepseek-v3 --context 200K\n"
       "  scaleopt roofline --hardware h100-sxm --model llama3-70b --precision fp8 --json\n"
-      "  scaleopt roofline --hardware b200 --model frontier-100b --price $4/h --chips 8\n"
+      "  scaleopt roofline --hardware b200 --model frontier-100b --price '$4/h' --chips 8\n"
       "  scaleopt roofline --hardware h100-sxm --model llama3-70b --latency-per-token 30ms\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_roofline(*args, out); }; });

@@ -52,8 +52,13 @@ std::optional<double> law_value(const Scenario& s, double LossLaw::*field) {
   return (*s.law).*field;
 }
 
+// A shape field as a numeric input: 0 means "not used" (no experts, no sparse attention, no
+// shape at all for direct totals), which has no value to vary.
+std::optional<double> shape_value(double value) {
+  return value != 0.0 ? std::optional<double>(value) : std::nullopt;
+}
+
 std::vector<ScenarioKey> make_keys() {
-  // Shorthands for optional and plain fields.
   return {
       // [law]
       law_key("law.preset", KeyKind::text, "none",
@@ -102,99 +107,99 @@ std::vector<ScenarioKey> make_keys() {
               [](Scenario& s, bool v) { s.architecture.tied_embeddings = v; }),
       number(
           "architecture.layers", Unit::count, kNonNegative, "0", false, "Transformer blocks",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.layers); },
+          [](const Scenario& s) { return shape_value(s.architecture.layers); },
           [](Scenario& s, double v) { s.architecture.layers = v; }),
       number(
           "architecture.d_model", Unit::count, kNonNegative, "0", false, "Hidden size",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.d_model); },
+          [](const Scenario& s) { return shape_value(s.architecture.d_model); },
           [](Scenario& s, double v) { s.architecture.d_model = v; }),
       number(
           "architecture.vocab", Unit::count, kNonNegative, "0", false, "Vocabulary size",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.vocab); },
+          [](const Scenario& s) { return shape_value(s.architecture.vocab); },
           [](Scenario& s, double v) { s.architecture.vocab = v; }),
       number(
           "architecture.heads", Unit::count, kNonNegative, "0", false, "Query heads",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.heads); },
+          [](const Scenario& s) { return shape_value(s.architecture.heads); },
           [](Scenario& s, double v) { s.architecture.heads = v; }),
       number(
           "architecture.kv_heads", Unit::count, kNonNegative, "0 (mha: heads, mqa: 1)", false,
           "Key/value heads (GQA)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.kv_heads); },
+          [](const Scenario& s) { return shape_value(s.architecture.kv_heads); },
           [](Scenario& s, double v) { s.architecture.kv_heads = v; }),
       number(
           "architecture.head_dim", Unit::count, kNonNegative, "0", false,
           "Per-head width of q, k, v (MLA: the q/k part without RoPE)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.head_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.head_dim); },
           [](Scenario& s, double v) { s.architecture.head_dim = v; }),
       number(
           "architecture.v_head_dim", Unit::count, kNonNegative, "0 (= head_dim)", false,
           "MLA: value head width",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.v_head_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.v_head_dim); },
           [](Scenario& s, double v) { s.architecture.v_head_dim = v; }),
       number(
           "architecture.kv_latent_dim", Unit::count, kNonNegative, "0", false,
           "MLA: compressed KV width cached per token and layer (kv_lora_rank)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.kv_latent_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.kv_latent_dim); },
           [](Scenario& s, double v) { s.architecture.kv_latent_dim = v; }),
       number(
           "architecture.rope_dim", Unit::count, kNonNegative, "0", false,
           "MLA: decoupled RoPE key width cached per token and layer (qk_rope_head_dim)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.rope_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.rope_dim); },
           [](Scenario& s, double v) { s.architecture.rope_dim = v; }),
       number(
           "architecture.q_latent_dim", Unit::count, kNonNegative, "0 (no compression)", false,
           "MLA: query compression width (q_lora_rank)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.q_latent_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.q_latent_dim); },
           [](Scenario& s, double v) { s.architecture.q_latent_dim = v; }),
       number(
           "architecture.kv_cache_layers", Unit::count, kNonNegative, "0 (every layer)", false,
           "Layers keeping their own KV cache (layers sharing one count once)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.kv_cache_layers); },
+          [](const Scenario& s) { return shape_value(s.architecture.kv_cache_layers); },
           [](Scenario& s, double v) { s.architecture.kv_cache_layers = v; }),
       number(
           "architecture.ffn_dim", Unit::count, kNonNegative, "0", false,
           "Dense FFN hidden size (gated: three matrices)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.ffn_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.ffn_dim); },
           [](Scenario& s, double v) { s.architecture.ffn_dim = v; }),
       number(
           "architecture.dense_ffn_layers", Unit::count, kNonNegative, "0", false,
           "With experts: layers that keep a dense FFN",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.dense_ffn_layers); },
+          [](const Scenario& s) { return shape_value(s.architecture.dense_ffn_layers); },
           [](Scenario& s, double v) { s.architecture.dense_ffn_layers = v; }),
       number(
           "architecture.routed_experts", Unit::count, kNonNegative, "0 (dense)", false,
           "Routed experts per MoE layer",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.routed_experts); },
+          [](const Scenario& s) { return shape_value(s.architecture.routed_experts); },
           [](Scenario& s, double v) { s.architecture.routed_experts = v; }),
       number(
           "architecture.shared_experts", Unit::count, kNonNegative, "0", false,
           "Always-active experts per MoE layer",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.shared_experts); },
+          [](const Scenario& s) { return shape_value(s.architecture.shared_experts); },
           [](Scenario& s, double v) { s.architecture.shared_experts = v; }),
       number(
           "architecture.experts_per_token", Unit::count, kNonNegative, "0", false,
           "Routed experts each token uses",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.experts_per_token); },
+          [](const Scenario& s) { return shape_value(s.architecture.experts_per_token); },
           [](Scenario& s, double v) { s.architecture.experts_per_token = v; }),
       number(
           "architecture.expert_ffn_dim", Unit::count, kNonNegative, "0", false,
           "Hidden size of one expert (gated)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.expert_ffn_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.expert_ffn_dim); },
           [](Scenario& s, double v) { s.architecture.expert_ffn_dim = v; }),
       number(
           "architecture.sparse_top_k", Unit::count, kNonNegative, "0 (dense attention)", false,
           "Sparse attention: cached tokens read per decode step",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.sparse_top_k); },
+          [](const Scenario& s) { return shape_value(s.architecture.sparse_top_k); },
           [](Scenario& s, double v) { s.architecture.sparse_top_k = v; }),
       number(
           "architecture.indexer_heads", Unit::count, kNonNegative, "0", false,
           "Sparse attention: indexer heads (DeepSeek-V3.2: 64)",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.indexer_heads); },
+          [](const Scenario& s) { return shape_value(s.architecture.indexer_heads); },
           [](Scenario& s, double v) { s.architecture.indexer_heads = v; }),
       number(
           "architecture.indexer_head_dim", Unit::count, kNonNegative, "0", false,
           "Sparse attention: indexer head width, FP8 keys cached per token and layer",
-          [](const Scenario& s) { return std::optional<double>(s.architecture.indexer_head_dim); },
+          [](const Scenario& s) { return shape_value(s.architecture.indexer_head_dim); },
           [](Scenario& s, double v) { s.architecture.indexer_head_dim = v; }),
       number(
           "architecture.total_params", Unit::count, kPositive, "from the shape", false,

@@ -63,6 +63,8 @@ struct NumericInput {
 
 // Every numeric input that has a value in `scenario`: registry numbers that are set (or have
 // a numeric default), the fields of the chips the scenario uses, the law's coefficients.
+// Architecture shape fields that are 0 ("not used": no experts, no sparse attention, or no
+// shape for a model given by its totals) are not listed.
 std::vector<NumericInput> numeric_inputs(const Scenario& scenario);
 
 // The value at `path`; InputError naming the path when it is not a numeric input.

@@ -117,6 +117,6 @@ TEST_CASE("roofline tables, assumptions and bad flags", "[cli][roofline]") {
   CHECK(is_one_line_error(no_price));
   CHECK(no_price.err ==
         "scaleopt: error: --price: required: b200 has no price in the catalog (e.g. --price "
-        "$3/h)\n");
+        "'$3/h')\n");
   CHECK(is_one_line_error(run_cli({"roofline", "--model", "llama3-70b"})));
 }

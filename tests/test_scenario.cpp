@@ -164,7 +164,9 @@ TEST_CASE("numeric inputs are listed and set by path on the typed scenario", "[s
     INFO(path);
     CHECK(has(path));
   }
-  CHECK_FALSE(has("inference.batch"));  // unset optional: no value to vary
+  CHECK_FALSE(has("inference.batch"));      // unset optional: no value to vary
+  CHECK_FALSE(has("architecture.layers"));  // frontier-100b has no shape, only totals
+  CHECK(has("architecture.kv_bytes_per_token"));
   CHECK(numeric_input(s, "inference.rate") == 50e6);
   set_numeric_input(s, "inference.rate", 100e6);
   CHECK(*s.demand.tokens_per_second == 100e6);
