@@ -16,5 +16,9 @@ using Action = std::function<int(std::ostream& out)>;
 void add_laws_command(CLI::App& app, Action& chosen);
 void add_optimal_command(CLI::App& app, Action& chosen);
 void add_loss_command(CLI::App& app, Action& chosen);
+void add_hardware_command(CLI::App& app, Action& chosen);
+void add_models_command(CLI::App& app, Action& chosen);
+void add_roofline_command(CLI::App& app, Action& chosen);
+void add_cost_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli

@@ -69,13 +69,34 @@ TomlDocument parse_toml_text(std::string_view text, const std::string& name) {
   return parse(text, name);
 }
 
+std::string_view closest_key(std::string_view name,
+                             const std::vector<std::string_view>& candidates) {
+  std::string_view closest;
+  std::size_t best = 3;  // suggest only near misses
+  for (std::string_view candidate : candidates) {
+    const std::size_t d = edit_distance(name, candidate);
+    if (d < best) {
+      best = d;
+      closest = candidate;
+    }
+  }
+  return closest;
+}
+
 std::string join_key(std::string_view prefix, std::string_view key) {
   if (prefix.empty()) return std::string(key);
   return std::string(prefix) + "." + std::string(key);
 }
 
 std::string location(const std::string& file, const toml::node& node) {
-  const auto line = node.source().begin.line;
+  const auto& source = node.source();
+  const auto line = source.begin.line;
+  // A value parsed from another document, e.g. a --set override: name that document. Those
+  // named after a flag ("--set") are one line long, so no line number is given.
+  if (source.path && !source.path->empty() && *source.path != file) {
+    if (source.path->starts_with("--") || line == 0) return *source.path;
+    return *source.path + ":" + std::to_string(line);
+  }
   if (line == 0) return file;
   return file + ":" + std::to_string(line);
 }
@@ -122,19 +143,16 @@ const toml::table& read_table(const std::string& file, const toml::node& node,
 
 void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
                          std::initializer_list<std::string_view> known) {
+  reject_unknown_keys(file, table, prefix, std::vector<std::string_view>(known));
+}
+
+void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
+                         const std::vector<std::string_view>& known) {
   for (const auto& [key, node] : table) {
     const std::string_view name = key.str();
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
     std::string message = "unknown key";
-    std::string_view closest;
-    std::size_t best = 3;  // suggest only near misses
-    for (std::string_view candidate : known) {
-      const std::size_t d = edit_distance(name, candidate);
-      if (d < best) {
-        best = d;
-        closest = candidate;
-      }
-    }
+    const std::string_view closest = closest_key(name, known);
     if (!closest.empty()) message += " (did you mean '" + std::string(closest) + "'?)";
     std::string list;
     for (std::string_view candidate : known) {

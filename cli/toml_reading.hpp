@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "costmodel/quantity.hpp"
 
@@ -22,7 +23,8 @@ struct TomlDocument {
 TomlDocument parse_toml_file(const std::string& path);
 TomlDocument parse_toml_text(std::string_view text, const std::string& name);
 
-// "FILE:LINE" of a node (just FILE when the node has no position).
+// "FILE:LINE" of a node (just FILE when the node has no position). A node parsed from another
+// document (a --set override) is located in that one.
 std::string location(const std::string& file, const toml::node& node);
 
 // Throws InputError "FILE:LINE: KEY: WHAT".
@@ -41,6 +43,12 @@ const toml::table& read_table(const std::string& file, const toml::node& node,
 // (did you mean 'X'?; known: a, b, c)".
 void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
                          std::initializer_list<std::string_view> known);
+void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
+                         const std::vector<std::string_view>& known);
+
+// Closest of `candidates` to `name` within an edit distance of 2, or empty ("did you mean").
+std::string_view closest_key(std::string_view name,
+                             const std::vector<std::string_view>& candidates);
 
 // "prefix.key" or "key" when the prefix is empty.
 std::string join_key(std::string_view prefix, std::string_view key);

@@ -1,0 +1,77 @@
+// scaleopt cost: what a scenario's model costs over its life: pretraining, RL, prefill and
+// decode in FLOPs, GPU-hours, dollars and shares.
+
+#include <memory>
+
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/cost_output.hpp"
+#include "cli/scenario.hpp"
+#include "cli/scenario_keys.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct CostArgs {
+  std::string scenario;
+  std::vector<std::string> overrides;
+  bool json = false;
+  bool keys = false;
+};
+
+int run_cost(const CostArgs& args, std::ostream& out) {
+  if (args.keys) {
+    out << scenario_keys_markdown();
+    return kExitOk;
+  }
+  if (args.scenario.empty()) {
+    throw InputError("cost: give a scenario file, e.g. scaleopt cost examples/frontier.toml");
+  }
+  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  LifecycleCost cost;
+  try {
+    cost = lifecycle_cost(scenario);
+  } catch (const InputError& e) {
+    throw InputError(scenario.file + ": " + e.what());  // e names the key
+  }
+  if (args.json) {
+    out << cost_json(scenario, cost).dump(2) << "\n";
+  } else {
+    print_cost(out, scenario, cost);
+  }
+  return cost.converged() ? kExitOk : kExitNotConverged;
+}
+
+}  // namespace
+
+void add_cost_command(CLI::App& app, Action& chosen) {
+  auto* command =
+      app.add_subcommand("cost", "Lifecycle cost of a scenario: pretraining, RL, prefill, decode");
+  auto args = std::make_shared<CostArgs>();
+  command->add_option("scenario", args->scenario, "Scenario file (TOML, docs/scenario.md)")
+      ->type_name("SCENARIO.toml");
+  command
+      ->add_option("--set", args->overrides,
+                   "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one KEY=VALUE per --set, so a file after it stays positional
+  command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->add_flag("--keys", args->keys,
+                    "Print the table of scenario keys (units, defaults, ranges) and exit");
+  command->footer(
+      "Pretraining costs 6 N D FLOPs at an MFU; RL generates rollouts at decode cost and\n"
+      "trains on a fraction at 6 N per token; inference prefills input tokens (compute-bound)\n"
+      "and decodes output tokens at the roofline's best batch. Defaults that are assumptions\n"
+      "are listed under the answer.\n"
+      "Examples:\n"
+      "  scaleopt cost examples/frontier.toml\n"
+      "  scaleopt cost examples/frontier.toml --json\n"
+      "  scaleopt cost examples/frontier.toml --set inference.rate=100M/s --set "
+      "inference.hardware=h100-sxm\n"
+      "  scaleopt cost --keys\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_cost(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,77 @@
+// scaleopt models: the architecture presets, their parameters and KV bytes per token, derived
+// from their public configs.
+
+#include <memory>
+
+#include "cli/allocation_output.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/table.hpp"
+#include "costmodel/architecture_presets.hpp"
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+std::string attention_text(const Architecture& a) {
+  if (!a.has_shape()) return "-";
+  std::string text(to_string(a.attention));
+  if (a.sparse_top_k > 0.0)
+    text += " + sparse top-" + format_quantity(a.sparse_top_k, Unit::number, 6);
+  return text;
+}
+
+int run_models(bool json, std::ostream& out) {
+  const auto presets = architecture_presets();
+  if (json) {
+    Json list = Json::array();
+    for (const Architecture& a : presets) {
+      list.push_back(
+          Json{{"name", a.name},
+               {"total_params", a.total_param_count()},
+               {"active_params", a.active_param_count()},
+               {"layers", a.layers},
+               {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
+               {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
+               {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
+               {"sparse_top_k", a.sparse_top_k},
+               {"source", a.source}});
+    }
+    out << list.dump(2) << "\n";
+    return kExitOk;
+  }
+  Table table("Model presets");
+  table.header(
+      {"name", "total params", "active params", "layers", "attention", "KV bytes/token (bf16)"});
+  for (const Architecture& a : presets) {
+    table.cells({a.name, format_quantity(a.total_param_count(), Unit::count, 4),
+                 format_quantity(a.active_param_count(), Unit::count, 4),
+                 a.has_shape() ? format_quantity(a.layers, Unit::number) : "-", attention_text(a),
+                 a.kv_bytes_per_token
+                     ? format_quantity(*a.kv_bytes_per_token, Unit::bytes, 4) + " (given)"
+                     : format_quantity(a.kv_cache_bytes_per_token(2.0), Unit::bytes, 4)});
+  }
+  table.print(out);
+  out << "Sources:\n";
+  for (const Architecture& a : presets) out << "  " << a.name << ": " << a.source << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_models_command(CLI::App& app, Action& chosen) {
+  auto* command = app.add_subcommand(
+      "models", "List the model presets: parameters, attention, KV bytes per token, sources");
+  auto json = std::make_shared<bool>(false);
+  command->add_flag("--json", *json, "Print a JSON array instead of a table");
+  command->footer(
+      "Parameters include both embedding matrices, as model cards count them; KV bytes are\n"
+      "2 * layers * kv_heads * head_dim * bytes (GQA) or layers * (kv_latent + rope) * bytes\n"
+      "(MLA). Examples:\n"
+      "  scaleopt models\n"
+      "  scaleopt models --json\n");
+  command->callback(
+      [json, &chosen] { chosen = [json](std::ostream& out) { return run_models(*json, out); }; });
+}
+
+}  // namespace scaleopt::cli

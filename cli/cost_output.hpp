@@ -1,0 +1,19 @@
+#pragma once
+// How a lifecycle cost is shown: a table of phases (pretraining, RL, prefill, decode) with
+// FLOPs, GPU-hours, dollars and shares, the setups behind them and the assumptions taken.
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/scenario.hpp"
+#include "problems/lifecycle_cost.hpp"
+
+namespace scaleopt::cli {
+
+// Keys: scenario, status, message, model, pretrain, rl, inference (with prefill and decode),
+// total, assumptions; every phase has flops, gpu_hours, usd and share.
+nlohmann::ordered_json cost_json(const Scenario& scenario, const LifecycleCost& cost);
+
+void print_cost(std::ostream& out, const Scenario& scenario, const LifecycleCost& cost);
+
+}  // namespace scaleopt::cli

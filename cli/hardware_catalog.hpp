@@ -1,0 +1,44 @@
+#pragma once
+// The hardware catalog as the CLI reads it: the built-in chips (costmodel/data/hardware.toml,
+// embedded in the binary) and [hardware.<id>] tables of scenario files, which add chips or
+// override fields of catalog ones. One table of fields drives both, and the docs.
+
+#include <toml++/toml.h>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/input_spec.hpp"
+#include "costmodel/hardware.hpp"
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+
+// One key of a chip's table.
+struct HardwareField {
+  std::string_view key;  // e.g. "bf16"
+  KeyKind kind;
+  Unit unit;  // numbers only
+  Range range;
+  std::string_view doc;
+  std::optional<double> (*get)(const Hardware&) = nullptr;    // numbers
+  void (*set)(Hardware&, double) = nullptr;                   // numbers
+  void (*set_text)(Hardware&, const std::string&) = nullptr;  // text
+};
+
+std::span<const HardwareField> hardware_fields();
+const HardwareField* find_hardware_field(std::string_view key);
+
+// Reads the chip table at `key` (e.g. "hardware.my-chip") of `file`. A chip of the same id in
+// `base` is the starting point (an override); otherwise name, a peak rate, hbm_bandwidth and
+// hbm are required, and `source` defaults to "defined in FILE". Errors give file:line.
+Hardware read_hardware_table(const std::string& file, const toml::table& table,
+                             const std::string& key, const std::string& id,
+                             const std::optional<Hardware>& base);
+
+// The built-in catalog, parsed from the embedded text (throws only if that text is broken).
+std::vector<Hardware> builtin_hardware();
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,17 @@
+#pragma once
+// Model shapes from public configs (each with its source): llama3-70b, llama3-405b,
+// deepseek-v3, deepseek-v3.2 (sparse attention) and frontier-100b (the talk's assumptions).
+
+#include <string_view>
+#include <vector>
+
+#include "costmodel/architecture.hpp"
+
+namespace scaleopt {
+
+std::vector<Architecture> architecture_presets();
+
+// The preset called `name`; throws InputError listing the known names otherwise.
+Architecture architecture_preset(std::string_view name);
+
+}  // namespace scaleopt

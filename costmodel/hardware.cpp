@@ -1,0 +1,74 @@
+#include "costmodel/hardware.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/field_name.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+namespace {
+
+const std::optional<double>& rate_of(const Hardware& chip, Precision precision) {
+  switch (precision) {
+    case Precision::fp8:
+      return chip.fp8_flop_per_second;
+    case Precision::int8:
+      return chip.int8_op_per_second;
+    case Precision::bf16:
+      break;
+  }
+  return chip.bf16_flop_per_second;
+}
+
+void require_positive(std::string_view prefix, std::string_view field, double value) {
+  if (!std::isfinite(value) || value <= 0.0) {
+    std::ostringstream message;
+    message << "must be finite and positive, got " << value;
+    throw field_error(qualified_field(prefix, field), message.str());
+  }
+}
+
+}  // namespace
+
+bool Hardware::supports(Precision precision) const {
+  return rate_of(*this, precision).has_value();
+}
+
+double Hardware::peak_flop_per_second(Precision precision) const {
+  const auto& rate = rate_of(*this, precision);
+  if (rate) return *rate;
+  std::string formats;
+  for (Precision p : {Precision::bf16, Precision::fp8, Precision::int8}) {
+    if (supports(p)) formats += (formats.empty() ? "" : ", ") + std::string(to_string(p));
+  }
+  throw InputError(id + " has no " + std::string(to_string(precision)) + " figure (it has " +
+                   formats + ")");
+}
+
+void Hardware::validate(std::string_view prefix) const {
+  if (!bf16_flop_per_second && !fp8_flop_per_second && !int8_op_per_second) {
+    throw field_error(qualified_field(prefix, "bf16"),
+                      "a chip needs at least one peak rate (bf16, fp8 or int8)");
+  }
+  if (bf16_flop_per_second) require_positive(prefix, "bf16", *bf16_flop_per_second);
+  if (fp8_flop_per_second) require_positive(prefix, "fp8", *fp8_flop_per_second);
+  if (int8_op_per_second) require_positive(prefix, "int8", *int8_op_per_second);
+  require_positive(prefix, "hbm_bandwidth", hbm_bytes_per_second);
+  require_positive(prefix, "hbm", hbm_bytes);
+  if (usd_per_hour) require_positive(prefix, "usd_per_hour", *usd_per_hour);
+  if (source.empty()) throw field_error(qualified_field(prefix, "source"), "must not be empty");
+}
+
+const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_view id) {
+  std::string known;
+  for (const Hardware& chip : chips) {
+    if (chip.id == id) return chip;
+    known += (known.empty() ? "" : ", ") + chip.id;
+  }
+  throw InputError("unknown hardware '" + std::string(id) + "': expected one of " + known +
+                   " (see 'scaleopt hardware'), or define it in a [hardware." + std::string(id) +
+                   "] table");
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,42 @@
+#pragma once
+// One accelerator chip: dense peak rates, HBM bandwidth and capacity, where the figures come
+// from, and an optional hourly price that is always an assumption (DESIGN.md section 6).
+// The built-in catalog is costmodel/data/hardware.toml (text in hardware_catalog_text.hpp,
+// parsed by the CLI); scenarios add or override chips.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "costmodel/precision.hpp"
+
+namespace scaleopt {
+
+struct Hardware {
+  std::string id;      // catalog key, e.g. "h100-sxm"
+  std::string name;    // e.g. "NVIDIA H100 SXM5 80GB"
+  std::string source;  // datasheet name and URL, quoting the printed figures
+  // Dense peak rates (no 2:4 sparsity), per chip; absent when the chip lacks the format.
+  std::optional<double> bf16_flop_per_second;
+  std::optional<double> fp8_flop_per_second;
+  std::optional<double> int8_op_per_second;
+  double hbm_bytes_per_second = 0.0;   // peak HBM bandwidth
+  double hbm_bytes = 0.0;              // HBM capacity
+  std::optional<double> usd_per_hour;  // rental price per chip-hour: an assumption
+  std::string price_note;              // whose assumption the price is
+
+  // The dense peak at `precision`; throws InputError naming the chip and the formats it has
+  // ("tpu-v5e has no fp8 figure (it has bf16, int8)").
+  double peak_flop_per_second(Precision precision) const;
+  bool supports(Precision precision) const;
+
+  // Throws InputError naming the first bad field, e.g. "hardware.x.hbm: must be positive".
+  // `prefix` is how the chip is named in messages ("hardware.h100-sxm").
+  void validate(std::string_view prefix) const;
+};
+
+// The chip with `id`; throws InputError listing the known ids otherwise.
+const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_view id);
+
+}  // namespace scaleopt

@@ -1,0 +1,38 @@
+#pragma once
+// How a model is served: a replica of `chips` chips acting as one device (tensor / expert
+// parallel; communication not modelled) with their FLOP/s, HBM bandwidth and HBM capacity
+// summed, at a precision, a context length, a batch (or the best one) and efficiency caps.
+
+#include <optional>
+#include <string_view>
+
+#include "costmodel/hardware.hpp"
+#include "costmodel/precision.hpp"
+
+namespace scaleopt {
+
+struct ServingSetup {
+  Hardware chip;                                    // resolved from the catalog
+  double chips = 8.0;                               // chips per replica (one 8-GPU node: assumed)
+  Precision precision = Precision::bf16;            // compute precision and bytes per weight
+  Precision kv_precision = Precision::bf16;         // bytes per cached KV element
+  double context_tokens = 8192.0;                   // tokens in each sequence's KV cache (assumed)
+  std::optional<double> batch;                      // sequences per decode step; absent: best batch
+  std::optional<double> latency_per_token_seconds;  // upper bound on one decode step
+  // Fractions of the peak that kernels reach; 1 is the pure roofline of DESIGN.md section 4.
+  double compute_efficiency = 1.0;
+  double bandwidth_efficiency = 1.0;
+  // Count attention FLOPs (q.k and values over the context) in the compute time. Off by
+  // default, as in DESIGN.md section 4 and the talk, where t_compute = B * 2 N_active / F.
+  bool attention_flops = false;
+  std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
+
+  double price_per_chip_hour(std::string_view prefix) const;  // as TrainingSetup's
+  double weight_bytes_per_param() const { return bytes_per_element(precision); }
+
+  // Throws InputError naming the first bad field ("inference.chips: ...", or "--chips: ..."
+  // when prefix is "--").
+  void validate(std::string_view prefix) const;
+};
+
+}  // namespace scaleopt

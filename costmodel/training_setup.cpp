@@ -1,0 +1,44 @@
+#include "costmodel/training_setup.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "costmodel/field_name.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+
+double TrainingSetup::price_per_chip_hour(std::string_view prefix) const {
+  if (usd_per_chip_hour) return *usd_per_chip_hour;
+  if (chip.usd_per_hour) return *chip.usd_per_hour;
+  throw field_error(qualified_field(prefix, "usd_per_chip_hour"),
+                    "required: " + chip.id + " has no price in the catalog");
+}
+
+void TrainingSetup::validate(std::string_view prefix) const {
+  auto fail = [&](std::string_view field, double value, std::string_view rule) {
+    std::ostringstream message;
+    message << rule << ", got " << value;
+    throw field_error(qualified_field(prefix, field), message.str());
+  };
+  if (!std::isfinite(tokens) || tokens < 0.0) fail("tokens", tokens, "must be >= 0");
+  if (!(mfu > 0.0 && mfu <= 1.0)) fail("mfu", mfu, "must be in (0, 1]");
+  if (!std::isfinite(cluster_chips) || cluster_chips < 0.0) {
+    fail("chips", cluster_chips, "must be >= 0");
+  }
+  if (context_tokens && !(*context_tokens > 0.0 && std::isfinite(*context_tokens))) {
+    fail("context", *context_tokens, "must be positive");
+  }
+  if (usd_per_chip_hour && !(*usd_per_chip_hour >= 0.0 && std::isfinite(*usd_per_chip_hour))) {
+    fail("usd_per_chip_hour", *usd_per_chip_hour, "must be >= 0");
+  }
+  if (!chip.supports(precision)) {
+    try {
+      chip.peak_flop_per_second(precision);
+    } catch (const InputError& e) {
+      throw field_error(qualified_field(prefix, "precision"), e.what());
+    }
+  }
+}
+
+}  // namespace scaleopt

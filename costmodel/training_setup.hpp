@@ -1,0 +1,34 @@
+#pragma once
+// How a model is pretrained (and how RL trains on rollouts): which chip, at what precision
+// and model-FLOPs utilization, on how many tokens and chips.
+
+#include <optional>
+#include <string_view>
+
+#include "costmodel/hardware.hpp"
+#include "costmodel/precision.hpp"
+
+namespace scaleopt {
+
+struct TrainingSetup {
+  Hardware chip;                          // resolved from the catalog
+  Precision precision = Precision::bf16;  // peak FLOP/s used with the MFU
+  double tokens = 0.0;                    // pretraining tokens D (0: no pretraining counted)
+  // Model-FLOPs utilization: model FLOPs / (chips * peak * time). 0.4 is an assumption in the
+  // range Llama 3 reports for its 405B pretraining on H100s (38-43%, Dubey et al. 2024, Table 4).
+  double mfu = 0.4;
+  double cluster_chips = 0.0;  // chips training at once, for the wall-clock (0: not given)
+  // Training sequence length; when given, adds the attention FLOPs (Kaplan et al. 2020).
+  std::optional<double> context_tokens;
+  // Price per chip-hour; when absent, the chip's catalog price (an assumption) is used.
+  std::optional<double> usd_per_chip_hour;
+
+  // usd_per_chip_hour, else the chip's price; throws InputError naming "<prefix>.usd_per_chip_hour"
+  // when neither exists.
+  double price_per_chip_hour(std::string_view prefix) const;
+
+  // Throws InputError naming the first bad field.
+  void validate(std::string_view prefix) const;
+};
+
+}  // namespace scaleopt

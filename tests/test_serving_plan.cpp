@@ -1,0 +1,107 @@
+// The best batch: chosen by root finding where a constraint binds (compute-bound, HBM full,
+// latency target), checked against the closed forms of those constraints, and never beaten
+// by any other feasible batch.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "cli/hardware_catalog.hpp"
+#include "costmodel/architecture_presets.hpp"
+#include "costmodel/input_error.hpp"
+#include "problems/serving_plan.hpp"
+
+using namespace scaleopt;
+
+namespace {
+
+ServingSetup h100s(double chips, Precision precision = Precision::bf16) {
+  ServingSetup setup;
+  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chips = chips;
+  setup.precision = precision;
+  return setup;
+}
+
+}  // namespace
+
+TEST_CASE("with HBM to spare the best batch is where decode turns compute-bound", "[serving]") {
+  const Architecture model = architecture_preset("frontier-100b");
+  const ServingSetup setup = h100s(8, Precision::fp8);
+  const Roofline r = make_roofline(model, setup, "t");
+  const double S = 10e3;
+  const ServingPlan plan = plan_serving(r, setup, S, "inference");
+  REQUIRE(plan.status == Status::converged);
+  CHECK(plan.bound == BatchBound::balance);
+  // B 2N / F = (N bytes + B S kv) / W  =>  B = N bytes / (W (2N/F - S kv / W)).
+  const double F = 8 * 1979e12, W = 8 * 3.35e12;
+  const double expected = 100e9 / (W * (2 * 100e9 / F - S * 1700.0 / W));
+  CHECK(plan.batch == Approx(expected).epsilon(1e-12));
+  // At S = 0 that is B* itself.
+  CHECK(plan_serving(r, setup, 0.0, "t").batch == Approx(critical_batch(r)).epsilon(1e-12));
+}
+
+TEST_CASE("with a long context the best batch fills HBM", "[serving]") {
+  const Architecture v3 = architecture_preset("deepseek-v3");
+  const ServingSetup setup = h100s(34);
+  const Roofline r = make_roofline(v3, setup, "t");
+  const double S = 200e3;
+  const ServingPlan plan = plan_serving(r, setup, S, "t");
+  REQUIRE(plan.status == Status::converged);
+  CHECK(plan.bound == BatchBound::hbm);
+  // (HBM - weights) / (S kv): 34 * 80GB - 2 * 671,026,404,352 bytes over 200K * 70,272 bytes.
+  CHECK(plan.batch == Approx((34 * 80e9 - 2 * 671026404352.0) / (S * 70272.0)).epsilon(1e-12));
+  CHECK(plan.step.memory_bound());
+}
+
+TEST_CASE("a latency target caps the batch where the step reaches it", "[serving]") {
+  const Architecture l70 = architecture_preset("llama3-70b");
+  ServingSetup setup = h100s(8);
+  setup.latency_per_token_seconds = 0.020;
+  const Roofline r = make_roofline(l70, setup, "t");
+  const double S = 4096;
+  const ServingPlan plan = plan_serving(r, setup, S, "t");
+  REQUIRE(plan.status == Status::converged);
+  CHECK(plan.bound == BatchBound::latency);
+  // Memory-bound step: (2N + B S kv) / W = 20ms  =>  B = (0.02 W - 2N) / (S kv) = 294,
+  // below the 372 sequences that fill HBM.
+  const double W = 8 * 3.35e12, n = 70553706496.0;
+  CHECK(plan.batch == Approx((0.020 * W - 2 * n) / (S * 327680.0)).epsilon(1e-12));
+  CHECK(plan.step.seconds() == Approx(0.020).epsilon(1e-12));
+}
+
+TEST_CASE("no feasible batch is cheaper per output token than the best one", "[serving]") {
+  const Architecture v3 = architecture_preset("deepseek-v3");
+  for (double S : {0.0, 1e3, 1e4, 1e5}) {
+    ServingSetup setup = h100s(24, Precision::fp8);
+    setup.latency_per_token_seconds = 0.1;
+    const Roofline r = make_roofline(v3, setup, "t");
+    const ServingPlan plan = plan_serving(r, setup, S, "t");
+    REQUIRE(plan.status == Status::converged);
+    for (double b = 1.0; b < 1e6; b *= 1.05) {
+      const DecodeStep step = decode_step(r, b, S);
+      const bool feasible = hbm_bytes_needed(r, b, S) <= r.hbm_bytes && step.seconds() <= 0.1;
+      if (!feasible) continue;
+      INFO("S = " << S << ", B = " << b);
+      CHECK(output_token_cost(r, step).usd >= plan.output_token.usd * (1 - 1e-12));
+    }
+  }
+}
+
+TEST_CASE("a model larger than the replica's HBM says how much is needed", "[serving]") {
+  const Architecture l405 = architecture_preset("llama3-405b");
+  const ServingSetup setup = h100s(8);
+  const Roofline r = make_roofline(l405, setup, "inference");
+  CHECK_THROWS_WITH(plan_serving(r, setup, 8192, "inference"),
+                    "inference.chips: the model does not fit: its weights alone need 812GB but a "
+                    "replica of 8 x h100-sxm has 640GB of HBM; use more chips per replica or a "
+                    "lower precision");
+  ServingSetup given = h100s(16);
+  given.batch = 1000;
+  CHECK_THROWS_WITH(plan_serving(make_roofline(l405, given, "--"), given, 8192, "--"),
+                    Catch::StartsWith("--batch: the model does not fit: it needs 5.04TB"));
+  ServingSetup fast = h100s(16);
+  fast.latency_per_token_seconds = 0.001;
+  CHECK_THROWS_WITH(plan_serving(make_roofline(l405, fast, "--"), fast, 8192, "--"),
+                    Catch::StartsWith("--latency-per-token: unreachable: a decode step takes at "
+                                      "least"));
+}
