@@ -24,12 +24,11 @@ build: configure
 
 demo: build
 	@echo
-	@echo "== The compute-optimal frontier at Chinchilla's budget (5.76e23 FLOPs), three laws =="
-	@$(SCALEOPT) optimal --compute 5.76e23 --law hoffmann2022
+	@echo "== The talk's argument: a frontier model serving 50M tokens/s for two months =="
+	@$(SCALEOPT) solve examples/frontier_100x.toml
 	@echo
-	@$(SCALEOPT) optimal --compute 5.76e23 --law epoch2024
-	@echo
-	@$(SCALEOPT) optimal --compute 5.76e23 --tokens-per-param 20
+	@echo "== Sardana et al. (2024): the cheapest model that reaches loss 1.947 and serves 2T tokens =="
+	@$(SCALEOPT) solve examples/sardana_compute.toml
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

@@ -24,8 +24,7 @@ void BM_LifetimeFlopsReduced(benchmark::State& state) {
   const LossLaw law = loss_law_preset("sardana2024");
   const LifetimeCostModel model = flops_cost_model(2e12);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(
-        min_lifetime_cost_at_loss_reduced(law, 1.947, model, CostUnit::flops));
+    benchmark::DoNotOptimize(min_lifetime_cost_at_loss_reduced(law, 1.947, model, CostUnit::flops));
   }
 }
 BENCHMARK(BM_LifetimeFlopsReduced);

@@ -7,6 +7,7 @@
 #include "cli/toml_reading.hpp"
 #include "costmodel/architecture_presets.hpp"
 #include "costmodel/input_error.hpp"
+#include "problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -316,6 +317,27 @@ std::vector<ScenarioKey> make_keys() {
           "the chip's catalog price", false, "Price per chip-hour of serving",
           [](const Scenario& s) { return s.serving.usd_per_chip_hour; },
           [](Scenario& s, double v) { s.serving.usd_per_chip_hour = v; }),
+      text("inference.pricing", "roofline", false,
+           "How served tokens are priced: roofline (batch, context, KV cache) or mfu (fixed "
+           "prefill and decode utilizations, as Sardana et al. 2024)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.serving.pricing = parse_inference_pricing(v);
+           }),
+      number(
+          "inference.prefill_mfu", Unit::number, kFraction, "0.5", false,
+          "pricing = mfu: share of peak FLOP/s prefill reaches (0.5: the beyond-chinchilla "
+          "code's default, listed as an assumption when used)",
+          [](const Scenario& s) {
+            return s.serving.pricing == InferencePricing::mfu
+                       ? std::optional<double>(s.serving.prefill_mfu)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.serving.prefill_mfu = v; }),
+      number(
+          "inference.decode_mfu", Unit::number, kFraction, "required with pricing = mfu", false,
+          "pricing = mfu: share of peak FLOP/s decode reaches",
+          [](const Scenario& s) { return s.serving.decode_mfu; },
+          [](Scenario& s, double v) { s.serving.decode_mfu = v; }),
       // [inference]: demand
       number(
           "inference.tokens", Unit::count, kNonNegative, "none", false,
@@ -337,6 +359,22 @@ std::vector<ScenarioKey> make_keys() {
           "Share of inference tokens that are decoded outputs (the rest are prefilled)",
           [](const Scenario& s) { return s.demand.output_fraction; },
           [](Scenario& s, double v) { s.demand.output_fraction = v; }),
+
+      number(
+          "inference.requests", Unit::count, kNonNegative, "none", false,
+          "Lifetime requests (with input_tokens and output_tokens per request)",
+          [](const Scenario& s) { return s.demand.requests; },
+          [](Scenario& s, double v) { s.demand.requests = v; }),
+      number(
+          "inference.input_tokens", Unit::count, kNonNegative, "none", false,
+          "Input (prefilled) tokens per request",
+          [](const Scenario& s) { return s.demand.input_tokens_per_request; },
+          [](Scenario& s, double v) { s.demand.input_tokens_per_request = v; }),
+      number(
+          "inference.output_tokens", Unit::count, kNonNegative, "none", false,
+          "Output (decoded) tokens per request",
+          [](const Scenario& s) { return s.demand.output_tokens_per_request; },
+          [](Scenario& s, double v) { s.demand.output_tokens_per_request = v; }),
 
       // [rl]
       number(
@@ -363,6 +401,90 @@ std::vector<ScenarioKey> make_keys() {
           "rl.mfu", Unit::number, kFraction, "training.mfu", false,
           "Model-FLOPs utilization of the policy update",
           [](const Scenario& s) { return s.rl.mfu; }, [](Scenario& s, double v) { s.rl.mfu = v; }),
+
+      // [problem]: what `scaleopt solve` answers
+      text("problem.kind", "none (required by solve)", false,
+           "min-lifetime-flops, min-lifetime-cost, equal-cost or max-quality (docs/model.md)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.problem.kind = parse_problem_kind(v);
+             s.problem_given = true;
+           }),
+      number(
+          "problem.target_loss", Unit::number, kPositive, "none", false,
+          "min-lifetime-*: the loss to reach (or give target_params)",
+          [](const Scenario& s) { return s.problem.target_loss; },
+          [](Scenario& s, double v) { s.problem.target_loss = v; }),
+      number(
+          "problem.target_params", Unit::count, kPositive, "none", false,
+          "min-lifetime-*: reach the quality of the Chinchilla-style model of this size",
+          [](const Scenario& s) { return s.problem.target_params; },
+          [](Scenario& s, double v) { s.problem.target_params = v; }),
+      number(
+          "problem.params", Unit::count, kPositive, "the architecture's active parameters", false,
+          "equal-cost: the model size N", [](const Scenario& s) { return s.problem.params; },
+          [](Scenario& s, double v) { s.problem.params = v; }),
+      number(
+          "problem.shares.pretrain", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share of the lifetime cost spent on pretraining (the talk: a third)",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.pretrain); },
+          [](Scenario& s, double v) { s.problem.shares.pretrain = v; }),
+      number(
+          "problem.shares.rl", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share spent on RL",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.rl); },
+          [](Scenario& s, double v) { s.problem.shares.rl = v; }),
+      number(
+          "problem.shares.inference", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share spent on inference (> 0: it sizes the others)",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.inference); },
+          [](Scenario& s, double v) { s.problem.shares.inference = v; }),
+      text("problem.shares.unit", "usd", false,
+           "equal-cost: what the shares divide: usd, gpu_hours or flops",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             if (v == "usd") {
+               s.problem.shares_unit = CostUnit::usd;
+             } else if (v == "gpu_hours") {
+               s.problem.shares_unit = CostUnit::gpu_hours;
+             } else if (v == "flops") {
+               s.problem.shares_unit = CostUnit::flops;
+             } else {
+               throw InputError("unknown unit '" + v + "': expected usd, gpu_hours or flops");
+             }
+           }),
+      number(
+          "problem.budget_usd", Unit::usd, kPositive, "none", false,
+          "max-quality: lifetime budget in dollars (pretraining, RL and serving the demand)",
+          [](const Scenario& s) { return s.problem.budget_usd; },
+          [](Scenario& s, double v) { s.problem.budget_usd = v; }),
+      number(
+          "problem.budget_gpu_hours", Unit::count, kPositive, "none", false,
+          "max-quality: lifetime budget in accelerator-hours",
+          [](const Scenario& s) { return s.problem.budget_gpu_hours; },
+          [](Scenario& s, double v) { s.problem.budget_gpu_hours = v; }),
+      number(
+          "problem.fleet_chips", Unit::count, kPositive, "none", false,
+          "max-quality: a fleet of this many chips (with fleet_duration) as the budget",
+          [](const Scenario& s) { return s.problem.fleet_chips; },
+          [](Scenario& s, double v) { s.problem.fleet_chips = v; }),
+      number(
+          "problem.fleet_duration", Unit::seconds, kPositive, "none", false,
+          "max-quality: how long the fleet is available",
+          [](const Scenario& s) { return s.problem.fleet_seconds; },
+          [](Scenario& s, double v) { s.problem.fleet_seconds = v; }),
+      number(
+          "problem.min_params", Unit::count, kAtLeastOne, "10M", false,
+          "max-quality: smallest model considered (the laws were fitted on 44M and up)",
+          [](const Scenario& s) {
+            return s.problem.kind == ProblemKind::max_quality
+                       ? std::optional<double>(s.problem.min_params)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.problem.min_params = v; }),
+      number(
+          "problem.tokens_per_param", Unit::number, kPositive, "the law's frontier", false,
+          "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
+          [](const Scenario& s) { return s.problem.tokens_per_param; },
+          [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
   };
 }
 
@@ -509,17 +631,20 @@ void set_numeric_input(Scenario& s, std::string_view path, double value) {
 
 void validate_scenario(const Scenario& s) {
   if (s.law) s.law->validate("law");
-  if (!s.architecture.has_shape() && !s.architecture.total_params && s.architecture.layers == 0.0 &&
-      s.architecture.d_model == 0.0) {
+  const bool has_architecture = s.architecture.has_shape() || s.architecture.total_params ||
+                                s.architecture.layers != 0.0 || s.architecture.d_model != 0.0;
+  // `solve` leaves the model size free, so only its roofline pricing needs an architecture.
+  if (!has_architecture && !s.problem_given) {
     throw field_error("architecture",
                       "missing: give architecture.preset or a shape (layers, "
                       "d_model, ...) or total_params");
   }
-  s.architecture.validate("architecture");
+  if (has_architecture) s.architecture.validate("architecture");
   s.training.validate("training");
   s.serving.validate("inference");
   s.demand.validate("inference");
   s.rl.validate("rl");
+  if (s.problem_given) s.problem.validate();
 }
 
 std::string scenario_keys_markdown() {

@@ -216,13 +216,42 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
       scenario.assumptions.push_back(std::string(key.path) + " = " + std::string(key.default_text));
     }
   }
-  if (document.table.get("training") && scenario.training.tokens > 0.0) {
+  const bool priced_problem =
+      scenario.problem_given && scenario.problem.kind != ProblemKind::min_lifetime_flops;
+  if ((document.table.get("training") && scenario.training.tokens > 0.0) || priced_problem) {
     note_price(scenario, "training.usd_per_chip_hour", scenario.training.usd_per_chip_hour,
                scenario.training.chip);
   }
-  if (document.table.get("inference") || document.table.get("rl")) {
+  const bool flops_only =
+      scenario.problem_given && scenario.problem.kind == ProblemKind::min_lifetime_flops;
+  if ((document.table.get("inference") || document.table.get("rl")) && !flops_only) {
     note_price(scenario, "inference.usd_per_chip_hour", scenario.serving.usd_per_chip_hour,
                scenario.serving.chip);
+  }
+  if (flops_only) {
+    std::erase_if(scenario.assumptions,
+                  [](const std::string& line) { return line.starts_with("inference.hardware"); });
+  }
+  if (scenario.serving.pricing == InferencePricing::mfu || flops_only) {
+    // Batch, replica and efficiency caps only matter to the roofline.
+    std::erase_if(scenario.assumptions, [](const std::string& line) {
+      return line.starts_with("inference.chips") || line.starts_with("inference.context") ||
+             line.starts_with("inference.compute_efficiency") ||
+             line.starts_with("inference.bandwidth_efficiency");
+    });
+  }
+  if (scenario.serving.pricing == InferencePricing::mfu && !flops_only &&
+      !document.table.at_path("inference.prefill_mfu")) {
+    scenario.assumptions.push_back(
+        "inference.prefill_mfu = 0.5 (the beyond-chinchilla code's default)");
+  }
+  if (scenario.problem_given && scenario.problem.kind == ProblemKind::equal_cost &&
+      !document.table.at_path("problem.shares")) {
+    scenario.assumptions.push_back("problem.shares = 1/3 each (the talk's equal thirds)");
+  }
+  if (scenario.problem_given && scenario.problem.kind == ProblemKind::max_quality &&
+      !document.table.at_path("problem.min_params")) {
+    scenario.assumptions.push_back("problem.min_params = 10M (smallest model considered)");
   }
   try {
     validate_scenario(scenario);

@@ -8,6 +8,16 @@
 
 namespace scaleopt {
 
+std::string_view to_string(InferencePricing pricing) {
+  return pricing == InferencePricing::mfu ? "mfu" : "roofline";
+}
+
+InferencePricing parse_inference_pricing(std::string_view text) {
+  if (text == "roofline") return InferencePricing::roofline;
+  if (text == "mfu") return InferencePricing::mfu;
+  throw InputError("unknown pricing '" + std::string(text) + "': expected roofline or mfu");
+}
+
 double ServingSetup::price_per_chip_hour(std::string_view prefix) const {
   if (usd_per_chip_hour) return *usd_per_chip_hour;
   if (chip.usd_per_hour) return *chip.usd_per_hour;
@@ -38,6 +48,17 @@ void ServingSetup::validate(std::string_view prefix) const {
   }
   if (usd_per_chip_hour && !(*usd_per_chip_hour >= 0.0 && std::isfinite(*usd_per_chip_hour))) {
     fail("usd_per_chip_hour", *usd_per_chip_hour, "must be >= 0");
+  }
+  if (!(prefill_mfu > 0.0 && prefill_mfu <= 1.0)) {
+    fail("prefill_mfu", prefill_mfu, "must be in (0, 1]");
+  }
+  if (decode_mfu && !(*decode_mfu > 0.0 && *decode_mfu <= 1.0)) {
+    fail("decode_mfu", *decode_mfu, "must be in (0, 1]");
+  }
+  if (pricing == InferencePricing::mfu && !decode_mfu) {
+    throw field_error(qualified_field(prefix, "decode_mfu"),
+                      "required when pricing = \"mfu\": the share of peak FLOP/s decode reaches "
+                      "(it decides the answer, so it has no default)");
   }
   if (!chip.supports(precision)) {
     try {

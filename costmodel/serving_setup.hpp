@@ -11,6 +11,12 @@
 
 namespace scaleopt {
 
+// How a served token is priced: by the roofline (batch, context and KV cache decide), or by
+// fixed model-FLOPs utilizations for prefill and decode as Sardana et al. (2024) do.
+enum class InferencePricing { roofline, mfu };
+std::string_view to_string(InferencePricing pricing);
+InferencePricing parse_inference_pricing(std::string_view text);  // throws InputError
+
 struct ServingSetup {
   Hardware chip;                                    // resolved from the catalog
   double chips = 8.0;                               // chips per replica (one 8-GPU node: assumed)
@@ -26,6 +32,12 @@ struct ServingSetup {
   // default, as in DESIGN.md section 4 and the talk, where t_compute = B * 2 N_active / F.
   bool attention_flops = false;
   std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
+  InferencePricing pricing = InferencePricing::roofline;
+  // Used when pricing = mfu: the share of peak FLOP/s that prefill and decode reach.
+  // 0.5 for prefill is the beyond-chinchilla code's default (an assumption); decode has no
+  // default because it decides the answer (that code's 0.01 is far below what batching gives).
+  double prefill_mfu = 0.5;
+  std::optional<double> decode_mfu;
 
   double price_per_chip_hour(std::string_view prefix) const;  // as TrainingSetup's
   double weight_bytes_per_param() const { return bytes_per_element(precision); }

@@ -1,5 +1,9 @@
 #include "problems/chinchilla_comparison.hpp"
 
+#include <sstream>
+
+#include "costmodel/quantity.hpp"
+
 namespace scaleopt {
 ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,
                                              const LifetimeCostModel& model) {
@@ -9,6 +13,15 @@ ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const L
   chinchilla.unit = plan.unit;
   chinchilla.solve = equal_quality.solve;
   if (equal_quality.solve.status == Status::infeasible) return comparison;
+  if (equal_quality.params > model.max_params) {
+    std::ostringstream message;
+    message << "the equal-quality Chinchilla-style model ("
+            << format_quantity(equal_quality.params, Unit::count) << " parameters) is larger than "
+            << "the setup can serve (" << format_quantity(model.max_params, Unit::count) << ")";
+    chinchilla.solve.status = Status::infeasible;
+    chinchilla.solve.message = message.str();
+    return comparison;
+  }
   chinchilla.params = equal_quality.params;
   chinchilla.pretrain_tokens = equal_quality.tokens;
   chinchilla.loss = equal_quality.loss;

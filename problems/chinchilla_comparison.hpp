@@ -10,7 +10,9 @@
 namespace scaleopt {
 
 struct ChinchillaComparison {
-  LifetimePlan chinchilla;    // status infeasible when the rule cannot reach the loss
+  LifetimePlan chinchilla;
+  // Status infeasible (ratios 0) when the rule cannot reach the loss or the setup cannot serve
+  // the Chinchilla-style model; the message says which.
   double params_ratio = 0.0;  // plan / chinchilla
   double tokens_ratio = 0.0;
   double cost_ratio = 0.0;  // in the plan's unit

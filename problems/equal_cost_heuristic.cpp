@@ -49,18 +49,18 @@ EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeC
   }
   const double lifetime = inference / shares.inference;
   // Pretraining: share * lifetime = (cost of one N*D in `unit`) * N * D.
-  const double per_param_token = in_unit(unit, no_rl.cost(1.0, 1.0).pretrain);
+  const double per_param_token = in_unit(unit, model.pretraining(1.0, 1.0));
   if (!(per_param_token > 0.0)) {
     throw InputError(std::string("the cost model has no pretraining cost in ") +
                      std::string(to_string(unit)));
   }
   EqualCostPlan result;
   const double pretrain_tokens = shares.pretrain * lifetime / (per_param_token * params);
-  const double rl_unit = rl_cost_per_param_token(model, unit);
-  if (shares.rl > 0.0 && !(rl_unit > 0.0)) {
+  const double rl_per_token = rl_cost_per_token(model, unit, params);
+  if (shares.rl > 0.0 && !(rl_per_token > 0.0)) {
     throw InputError("a positive RL share needs an RL cost per token (RL efficiency and price)");
   }
-  result.rl_tokens = shares.rl > 0.0 ? shares.rl * lifetime / (rl_unit * params) : 0.0;
+  result.rl_tokens = shares.rl > 0.0 ? shares.rl * lifetime / rl_per_token : 0.0;
 
   LifetimeCostModel with_rl = model;
   with_rl.rl_tokens = result.rl_tokens;

@@ -17,11 +17,11 @@ LifecycleCost lifecycle_cost(const LifecycleInputs& inputs) {
   if (serves) {
     result.roofline = make_roofline(inputs.architecture, inputs.serving, "inference");
     result.serving_plan =
-        plan_serving(result.roofline, inputs.serving, inputs.serving.context_tokens, "inference");
+        plan_inference(result.roofline, inputs.serving, inputs.serving.context_tokens, "inference");
     const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
     result.rl_plan = rl_context == inputs.serving.context_tokens
                          ? result.serving_plan
-                         : plan_serving(result.roofline, inputs.serving, rl_context, "inference");
+                         : plan_inference(result.roofline, inputs.serving, rl_context, "inference");
   } else {
     result.serving_plan.status = Status::converged;
     result.serving_plan.message = "no inference or RL demand";

@@ -6,6 +6,7 @@
 
 #include "costmodel/chinchilla_closed_form.hpp"
 #include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
 #include "problems/compute_optimal.hpp"
 #include "solver/minimize.hpp"
 #include "solver/root_find.hpp"
@@ -71,13 +72,14 @@ std::vector<double> LifetimeAtLossProblem::lower_bounds() const {
   return {kLogLowerBound, kLogLowerBound};
 }
 std::vector<double> LifetimeAtLossProblem::upper_bounds() const {
-  return {kLogUpperBound, kLogUpperBound};
+  return {std::min(kLogUpperBound, std::log(model_.max_params)), kLogUpperBound};
 }
 
 std::vector<double> LifetimeAtLossProblem::start() const {
   const auto c = coefficients_of<double>(law_);
   const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss_));
-  return {std::log(frontier.params), std::log(frontier.tokens)};
+  const double log_params = std::min(std::log(frontier.params), upper_bounds()[0]);
+  return {log_params, std::log(tokens_for_loss(law_, target_loss_, std::exp(log_params)))};
 }
 
 double LifetimeAtLossProblem::objective(std::span<const double> x,
@@ -126,20 +128,39 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
   };
   const double lower =
       std::max(kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params));
-  const RootResult root = find_root_in_bracket(slope, lower, kLogUpperBound);
-  if (root.status != Status::converged) {
-    plan.solve.status = root.status == Status::infeasible ? Status::not_converged : root.status;
-    plan.solve.message = "1-D reduction: " + root.message;
+  const double upper = std::min(kLogUpperBound, std::log(model.max_params));
+  if (!(lower < upper)) {
+    std::ostringstream message;
+    message << "target loss " << target_loss << " needs more than "
+            << format_quantity(std::exp(log_min_params), Unit::count)
+            << " parameters, but the setup serves at most "
+            << format_quantity(model.max_params, Unit::count)
+            << " (the serving replica's HBM); add chips per replica";
+    plan.solve.status = Status::infeasible;
+    plan.solve.message = message.str();
     return plan;
   }
-  const double params = std::exp(root.x);
+  double log_params = upper;
+  std::string how = "at the largest model the setup serves (its bound binds)";
+  int evaluations = 0;
+  if (slope(upper) > 0.0) {
+    const RootResult root = find_root_in_bracket(slope, lower, upper);
+    if (root.status != Status::converged) {
+      plan.solve.status = Status::not_converged;
+      plan.solve.message = "1-D reduction: " + root.message;
+      return plan;
+    }
+    log_params = root.x;
+    evaluations = static_cast<int>(root.iterations);
+    how = "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
+  }
+  const double params = std::exp(log_params);
   plan = plan_at(law, model, unit, params, tokens_for_loss(law, target_loss, params));
   plan.solve.status = Status::converged;
   plan.solve.algorithm = "1-D reduction, TOMS 748";
-  plan.solve.message =
-      "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
-  plan.solve.x = {root.x, std::log(plan.pretrain_tokens)};
-  plan.solve.evaluations = static_cast<int>(root.iterations);
+  plan.solve.message = how;
+  plan.solve.x = {log_params, std::log(plan.pretrain_tokens)};
+  plan.solve.evaluations = evaluations;
   plan.solve.constraint_violation = 0.0;
   return plan;
 }

@@ -13,10 +13,19 @@ PhaseCost operator+(const PhaseCost& a, const PhaseCost& b) {
   return {a.flops + b.flops, a.gpu_hours + b.gpu_hours, a.usd + b.usd};
 }
 
-HoursOfSize inference_hours_of(const LifetimeCostModel& model, double params) {
-  if (model.inference_hours) return model.inference_hours(params);
+// Linear in N unless a function of N is given: {hours, usd, d hours / d ln N, d usd / d ln N}.
+SizeCost inference_of(const LifetimeCostModel& model, double params) {
+  if (model.inference_of_size) return model.inference_of_size(params);
   const double hours = model.inference_gpu_hours_per_param * params;
-  return {hours, hours};  // linear in N: d hours / d ln N = hours
+  const double usd = hours * model.inference_usd_per_gpu_hour;
+  return {hours, usd, hours, usd};
+}
+
+SizeCost rl_per_token_of(const LifetimeCostModel& model, double params) {
+  if (model.rl_per_token_of_size) return model.rl_per_token_of_size(params);
+  const double hours = model.rl_gpu_hours_per_param_token * params;
+  const double usd = hours * model.rl_usd_per_gpu_hour;
+  return {hours, usd, hours, usd};
 }
 
 }  // namespace
@@ -33,9 +42,10 @@ double in_unit(CostUnit unit, const PhaseCost& cost) {
   return cost.usd;
 }
 
-double rl_cost_per_param_token(const LifetimeCostModel& model, CostUnit unit) {
-  return in_unit(unit, {model.rl_flops_per_param_token, model.rl_gpu_hours_per_param_token,
-                        model.rl_gpu_hours_per_param_token * model.rl_usd_per_gpu_hour});
+double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double params) {
+  const SizeCost per_token = rl_per_token_of(model, params);
+  return in_unit(unit,
+                 {model.rl_flops_per_param_token * params, per_token.gpu_hours, per_token.usd});
 }
 
 PhaseCost LifetimeCost::total() const {
@@ -54,34 +64,43 @@ std::string_view to_string(CostUnit unit) {
   return "usd";
 }
 
+PhaseCost LifetimeCostModel::pretraining(double params, double pretrain_tokens) const {
+  const double flops = training_flops(params, pretrain_tokens);
+  const double hours = flops * pretrain_gpu_hours_per_flop;
+  return {flops, hours, hours * pretrain_usd_per_gpu_hour};
+}
+
 LifetimeCost LifetimeCostModel::cost(double params, double pretrain_tokens) const {
   LifetimeCost cost;
-  cost.pretrain.flops = training_flops(params, pretrain_tokens);
-  cost.pretrain.gpu_hours = cost.pretrain.flops * pretrain_gpu_hours_per_flop;
-  cost.pretrain.usd = cost.pretrain.gpu_hours * pretrain_usd_per_gpu_hour;
-  cost.rl.flops = rl_flops_per_param_token * params * rl_tokens;
-  cost.rl.gpu_hours = rl_gpu_hours_per_param_token * params * rl_tokens;
-  cost.rl.usd = cost.rl.gpu_hours * rl_usd_per_gpu_hour;
-  cost.inference.flops = inference_flops_per_param * params;
-  cost.inference.gpu_hours = inference_hours_of(*this, params).gpu_hours;
-  cost.inference.usd = cost.inference.gpu_hours * inference_usd_per_gpu_hour;
+  cost.pretrain = pretraining(params, pretrain_tokens);
+  if (rl_tokens > 0.0) {
+    const SizeCost rl_token = rl_per_token_of(*this, params);
+    cost.rl = {rl_flops_per_param_token * params * rl_tokens, rl_token.gpu_hours * rl_tokens,
+               rl_token.usd * rl_tokens};
+  }
+  const SizeCost inference = inference_of(*this, params);
+  cost.inference = {inference_flops_per_param * params, inference.gpu_hours, inference.usd};
   return cost;
 }
 
 LifetimeCostModel::Total LifetimeCostModel::total(CostUnit unit, double params,
                                                   double pretrain_tokens) const {
-  const LifetimeCost c = cost(params, pretrain_tokens);
-  const double pretrain = in_unit(unit, c.pretrain);
-  const double rl = in_unit(unit, c.rl);
-  // Pretraining is bilinear (slope pretrain in both ln N and ln D), RL linear in N; inference
-  // is linear in N except when priced by a function of N, which gives its own slope.
-  double inference_slope = in_unit(unit, c.inference);
-  if (inference_hours && unit != CostUnit::flops) {
-    const double slope_hours = inference_hours(params).d_gpu_hours_d_log_params;
-    inference_slope =
-        unit == CostUnit::usd ? slope_hours * inference_usd_per_gpu_hour : slope_hours;
+  // Pretraining is bilinear in N and D (slope = value in ln N and in ln D); RL and inference
+  // FLOPs are linear in N; their hours and dollars come with their own slopes.
+  const double pretrain = in_unit(unit, pretraining(params, pretrain_tokens));
+  double rl = 0.0, rl_slope = 0.0;
+  if (rl_tokens > 0.0) {
+    const SizeCost r = rl_per_token_of(*this, params);
+    rl = in_unit(unit, {rl_flops_per_param_token * params, r.gpu_hours, r.usd}) * rl_tokens;
+    rl_slope = in_unit(unit, {rl_flops_per_param_token * params, r.d_gpu_hours_d_log_params,
+                              r.d_usd_d_log_params}) *
+               rl_tokens;
   }
-  return {pretrain + rl + in_unit(unit, c.inference), pretrain + rl + inference_slope, pretrain};
+  const SizeCost i = inference_of(*this, params);
+  const double inference = in_unit(unit, {inference_flops_per_param * params, i.gpu_hours, i.usd});
+  const double inference_slope = in_unit(
+      unit, {inference_flops_per_param * params, i.d_gpu_hours_d_log_params, i.d_usd_d_log_params});
+  return {pretrain + rl + inference, pretrain + rl_slope + inference_slope, pretrain};
 }
 
 void LifetimeCostModel::validate() const {

@@ -8,6 +8,7 @@
 // a nonlinear way (inference priced by the roofline) plug in as a function of N.
 
 #include <functional>
+#include <limits>
 #include <string_view>
 
 namespace scaleopt {
@@ -26,12 +27,15 @@ struct LifetimeCost {
 enum class CostUnit { flops, gpu_hours, usd };
 std::string_view to_string(CostUnit unit);
 
-// Accelerator-hours of a phase as a function of N, with d(hours)/d(ln N).
-struct HoursOfSize {
+// Accelerator-hours and dollars of a phase as a function of N, with their derivatives in ln N
+// (for costs that are not linear in N, such as inference priced by the roofline).
+struct SizeCost {
   double gpu_hours = 0.0;
+  double usd = 0.0;
   double d_gpu_hours_d_log_params = 0.0;
+  double d_usd_d_log_params = 0.0;
 };
-using HoursOfParams = std::function<HoursOfSize(double params)>;
+using SizeCostOfParams = std::function<SizeCost(double params)>;
 
 struct LifetimeCostModel {
   // Pretraining: 6 N D FLOPs (DESIGN.md section 3) at `pretrain_gpu_hours_per_flop`
@@ -46,17 +50,24 @@ struct LifetimeCostModel {
   double rl_flops_per_param_token = 0.0;
   double rl_gpu_hours_per_param_token = 0.0;
   double rl_usd_per_gpu_hour = 0.0;
+  // When set, replaces the two fields above: hours and dollars of ONE rollout token at N.
+  SizeCostOfParams rl_per_token_of_size;
 
   // Inference on a fixed demand: 2 N (T_in + T_out) FLOPs. Hours are linear in N
   // (`inference_gpu_hours_per_param`, fixed prefill/decode efficiencies as in Sardana et al.)
-  // unless `inference_hours` is set (e.g. the roofline, where the cost per token depends on N
-  // through the weights fetched per decode step).
+  // unless `inference_of_size` is set (e.g. the roofline, where the cost per token depends on
+  // N through the weights read per decode step and the batch that fits).
   double inference_flops_per_param = 0.0;
   double inference_gpu_hours_per_param = 0.0;
-  HoursOfParams inference_hours;
   double inference_usd_per_gpu_hour = 0.0;
+  SizeCostOfParams inference_of_size;  // hours and dollars of the whole demand at N
+
+  // The largest model the setup can serve (e.g. whose weights fit the serving replica);
+  // problems bound N by it.
+  double max_params = std::numeric_limits<double>::infinity();
 
   LifetimeCost cost(double params, double pretrain_tokens) const;
+  PhaseCost pretraining(double params, double pretrain_tokens) const;  // cost().pretrain alone
 
   // The cost in `unit` and its derivatives with respect to ln N and ln D.
   struct Total {
@@ -74,8 +85,8 @@ struct LifetimeCostModel {
 LifetimeCostModel flops_cost_model(double inference_tokens, double rl_tokens = 0.0,
                                    double rl_flops_per_param_token = 0.0);
 
-// Cost of one unit of N * D_RL in `unit` (k FLOPs, or the hours and dollars of it).
-double rl_cost_per_param_token(const LifetimeCostModel& model, CostUnit unit);
+// Cost of one rollout token with N parameters in `unit`.
+double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double params);
 
 // The cost of `cost` in `unit`.
 double in_unit(CostUnit unit, const PhaseCost& cost);

@@ -15,9 +15,7 @@ namespace {
 
 // Cost of one unit of N * D of pretraining in `unit`.
 double pretrain_per_param_token(const LifetimeCostModel& model, CostUnit unit) {
-  LifetimeCostModel pretrain_only = model;
-  pretrain_only.rl_tokens = 0.0;
-  return in_unit(unit, pretrain_only.cost(1.0, 1.0).pretrain);
+  return in_unit(unit, model.pretraining(1.0, 1.0));
 }
 
 // Everything but pretraining (RL on its fixed tokens and inference), with its slope in ln N.
@@ -96,14 +94,15 @@ std::vector<double> QualityAtBudgetProblem::lower_bounds() const {
   return {log_min_params_, kLogLowerBound};
 }
 std::vector<double> QualityAtBudgetProblem::upper_bounds() const {
-  return {kLogUpperBound, kLogUpperBound};
+  return {std::min(kLogUpperBound, std::log(model_.max_params)), kLogUpperBound};
 }
 
 // Half the budget on pretraining at 20 tokens per parameter: a rule of thumb, independent of
 // the reference the answer is checked against.
 std::vector<double> QualityAtBudgetProblem::start() const {
   const double k = pretrain_per_param_token(model_, unit_);
-  const double log_params = std::max(log_min_params_, 0.5 * (log_budget_ - std::log(40.0 * k)));
+  const double log_params =
+      std::clamp(0.5 * (log_budget_ - std::log(40.0 * k)), log_min_params_, upper_bounds()[0]);
   return {log_params, log_params + std::log(20.0)};
 }
 
@@ -145,8 +144,13 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     plan.solve.message = unaffordable_message(model, unit, budget, quality_options.min_params);
     return plan;
   }
-  // The largest N that still affords D >= 1.
-  double upper = kLogUpperBound;
+  // The largest N that still affords D >= 1 (and that the setup can serve).
+  double upper = std::min(kLogUpperBound, std::log(model.max_params));
+  if (!(lower < upper)) {
+    plan.solve.status = Status::infeasible;
+    plan.solve.message = "the setup serves no model of at least min_params parameters";
+    return plan;
+  }
   if (room(upper) <= 0.0) {
     const RootResult edge = find_root_in_bracket(room, lower, upper);
     upper = edge.x;
@@ -170,7 +174,7 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     how = "the smallest model considered is the best the budget buys";
   } else if (slope(upper) <= 0.0) {
     log_params = upper;
-    how = "the budget is best spent on the largest model that affords one token per parameter";
+    how = "the budget is best spent on the largest model it affords (or the setup serves)";
   } else {
     const RootResult root = find_root_in_bracket(slope, lower, upper);
     if (root.status != Status::converged) {

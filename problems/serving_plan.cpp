@@ -70,6 +70,8 @@ std::string_view to_string(BatchBound bound) {
       return "HBM full";
     case BatchBound::latency:
       return "latency target";
+    case BatchBound::mfu:
+      return "fixed MFUs";
   }
   return "given";
 }
@@ -154,6 +156,29 @@ ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double co
   plan.input_token = input_token_cost(r, plan.prefill);
   plan.hbm_bytes_needed = hbm_bytes_needed(r, plan.batch, S);
   return plan;
+}
+
+ServingPlan plan_serving_by_mfu(const Roofline& r, const ServingSetup& setup,
+                                double context_tokens) {
+  ServingPlan plan;
+  plan.status = Status::converged;
+  plan.message = "priced at fixed utilizations (prefill and decode MFU)";
+  plan.context_tokens = context_tokens;
+  plan.bound = BatchBound::mfu;
+  const double flops_per_token = 2.0 * r.active_params;
+  const double decode_mfu = setup.decode_mfu.value_or(setup.prefill_mfu);
+  plan.input_token = cost_at_utilization(flops_per_token, r.peak_flop_per_second / r.chips,
+                                         setup.prefill_mfu, r.usd_per_chip_hour);
+  plan.output_token = cost_at_utilization(flops_per_token, r.peak_flop_per_second / r.chips,
+                                          decode_mfu, r.usd_per_chip_hour);
+  plan.hbm_bytes_needed = r.weight_bytes;
+  return plan;
+}
+
+ServingPlan plan_inference(const Roofline& r, const ServingSetup& setup, double context_tokens,
+                           std::string_view prefix) {
+  if (setup.pricing == InferencePricing::mfu) return plan_serving_by_mfu(r, setup, context_tokens);
+  return plan_serving(r, setup, context_tokens, prefix);
 }
 
 }  // namespace scaleopt

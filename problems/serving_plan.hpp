@@ -25,6 +25,7 @@ enum class BatchBound {
   balance,  // decode turned compute-bound: larger batches cost the same per token
   hbm,      // weights plus KV caches fill the replica's HBM
   latency,  // the decode step reached the latency target
+  mfu,      // not batched: priced at fixed utilizations (pricing = mfu)
 };
 std::string_view to_string(BatchBound bound);
 
@@ -49,5 +50,14 @@ struct ServingPlan {
 // when no batch meets the latency target; the message says how much is needed and available.
 ServingPlan plan_serving(const Roofline& roofline, const ServingSetup& setup, double context_tokens,
                          std::string_view prefix);
+
+// pricing = mfu (Sardana et al. 2024): a token costs 2 N_active FLOPs at prefill_mfu (input) or
+// decode_mfu (output) of the replica's peak; no batch and no memory check.
+ServingPlan plan_serving_by_mfu(const Roofline& roofline, const ServingSetup& setup,
+                                double context_tokens);
+
+// The plan the setup's pricing asks for: the roofline's, or the fixed utilizations'.
+ServingPlan plan_inference(const Roofline& roofline, const ServingSetup& setup,
+                           double context_tokens, std::string_view prefix);
 
 }  // namespace scaleopt

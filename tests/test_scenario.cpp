@@ -80,7 +80,7 @@ TEST_CASE("bad scenarios name the file, line and key", "[scenario]") {
         "precision, tokens, mfu, chips, context, usd_per_chip_hour");
   CHECK(error_of("[trainning]\ntokens = 1\n") ==
         "s.toml:1: trainning: unknown key (did you mean 'training'?); known keys: law, "
-        "architecture, training, inference, rl, hardware");
+        "architecture, training, inference, rl, problem, hardware");
   CHECK(error_of("[training]\nusd_per_chip_hour = -2\n") ==
         "s.toml:2: training.usd_per_chip_hour: must be >= 0, got -2");
   CHECK(error_of("[training]\nmfu = \"high\"\n") ==
@@ -204,13 +204,15 @@ TEST_CASE("scaleopt cost rejects bad scenarios with exit status 2 and nothing on
   const std::string dir = std::string(SCALEOPT_SOURCE_DIR) + "/tests/data/";
   const CliRun unknown = run_cli({"cost", dir + "unknown_key.toml"});
   CHECK(is_one_line_error(unknown));
-  CHECK_THAT(unknown.err, Catch::EndsWith("unknown_key.toml:7: inference.rates: unknown key (did "
-                                          "you mean 'rate'?); known keys: hardware, chips, "
-                                          "precision, kv_precision, context, batch, "
-                                          "latency_per_token, compute_efficiency, "
-                                          "bandwidth_efficiency, attention_flops, "
-                                          "usd_per_chip_hour, tokens, rate, duration, "
-                                          "output_fraction\n"));
+  CHECK_THAT(unknown.err,
+             Catch::EndsWith("unknown_key.toml:7: inference.rates: unknown key (did "
+                             "you mean 'rate'?); known keys: hardware, chips, "
+                             "precision, kv_precision, context, batch, "
+                             "latency_per_token, compute_efficiency, "
+                             "bandwidth_efficiency, attention_flops, "
+                             "usd_per_chip_hour, pricing, prefill_mfu, decode_mfu, "
+                             "tokens, rate, duration, "
+                             "output_fraction, requests, input_tokens, output_tokens\n"));
   const CliRun price = run_cli({"cost", dir + "negative_price.toml"});
   CHECK(is_one_line_error(price));
   CHECK_THAT(price.err,
