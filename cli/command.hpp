@@ -16,5 +16,6 @@ using Action = std::function<int(std::ostream& out)>;
 void add_laws_command(CLI::App& app, Action& chosen);
 void add_optimal_command(CLI::App& app, Action& chosen);
 void add_loss_command(CLI::App& app, Action& chosen);
+void add_fit_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli

@@ -134,3 +134,19 @@ TEST_CASE("bad runs and options are refused with the field named", "[fit]") {
   const BootstrapOptions one_replicate{.replicates = 1, .seed = 1};
   CHECK_THROWS_WITH(one_replicate.validate(), "bootstrap.replicates must be at least 2, got 1");
 }
+
+TEST_CASE("a fit whose starts all stop early is not_converged, with the reason", "[fit]") {
+  std::vector<TrainingRun> runs;
+  for (int i = 0; i < 8; ++i) {
+    const double params = 1e8 * std::pow(2.0, i);
+    runs.push_back({params, 20 * params, loss_law_preset("epoch2024").loss(params, 20 * params)});
+  }
+  FitOptions options;
+  options.starts = {hoffmann_start_grid()[0], hoffmann_start_grid()[100]};
+  options.lbfgs.max_evaluations = 3;
+  const FitResult fit = fit_scaling_law(runs, options);
+  CHECK(fit.status == Status::not_converged);
+  CHECK(fit.starts_converged == 0);
+  CHECK(fit.gradient_norm > options.gradient_tolerance);
+  CHECK_THAT(fit.message, Catch::StartsWith("not converged: none of 2 starts"));
+}
