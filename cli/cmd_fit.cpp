@@ -2,7 +2,9 @@
 // (Approach 3 of Hoffmann et al. 2022), optionally bootstrap its uncertainty, and write the
 // law for --law-file.
 
+#include <charconv>
 #include <memory>
+#include <sstream>
 
 #include "cli/app.hpp"
 #include "cli/atomic_file.hpp"
@@ -22,7 +24,7 @@ struct FitArgs {
   int drop_highest_loss = 0;
   std::string huber_delta = "1e-3";
   int bootstrap = 0;
-  std::uint64_t seed = 1;
+  std::string seed = "1";
   int threads = 0;
   std::string emit_law;
   bool json = false;
@@ -41,6 +43,16 @@ std::string law_source(const FitArgs& args, const FitReport& report) {
   return source.str();
 }
 
+// A 64-bit seed, digits only (CLI11 would wrap "-1" around to 2^64 - 1).
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw InputError("--seed: expected an integer from 0 to 2^64 - 1, got '" + text + "'");
+  }
+  return seed;
+}
+
 int run_fit(const FitArgs& args, std::ostream& out) {
   if (args.drop_highest_loss < 0) {
     throw InputError("--drop-highest-loss: must be >= 0, got " +
@@ -54,6 +66,7 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     throw InputError("--threads: must be >= 0 (0: one per hardware thread), got " +
                      std::to_string(args.threads));
   }
+  const std::uint64_t seed = parse_seed(args.seed);
   FitOptions options;
   options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
   options.threads = static_cast<unsigned>(args.threads);
@@ -77,9 +90,8 @@ int run_fit(const FitArgs& args, std::ostream& out) {
   report.fit = fit_scaling_law(runs, options);
   report.implied = law_implications(report.fit.law);
   if (report.fit.converged() && args.bootstrap > 0) {
-    report.bootstrap =
-        bootstrap_scaling_law(runs, report.fit, options,
-                              BootstrapOptions{.replicates = args.bootstrap, .seed = args.seed});
+    report.bootstrap = bootstrap_scaling_law(
+        runs, report.fit, options, BootstrapOptions{.replicates = args.bootstrap, .seed = seed});
   }
   if (report.fit.converged() && !args.emit_law.empty()) {
     LossLaw law = report.fit.law;
@@ -136,7 +148,8 @@ void add_fit_command(CLI::App& app, Action& chosen) {
   command
       ->add_option("--seed", args->seed,
                    "Seed of the bootstrap resampling (same seed, same output at any --threads)")
-      ->default_str("1");
+      ->default_str("1")
+      ->type_name("UINT");
   command
       ->add_option("--threads", args->threads,
                    "Threads for the starts and refits (0: one per hardware thread)")

@@ -159,6 +159,7 @@ TEST_CASE("fit refuses bad input with one line naming the file, line or flag", "
       {fit(good.path(), {"--huber-delta", "-1"}), "--huber-delta: must be positive"},
       {fit(good.path(), {"--bootstrap", "1"}), "--bootstrap: must be 0 (none) or at least 2"},
       {fit(good.path(), {"--threads", "-2"}), "--threads: must be >= 0"},
+      {fit(good.path(), {"--seed", "-1"}), "--seed: expected an integer from 0 to 2^64 - 1"},
       {fit(good.path(), {"--emit-law", "no/such/dir/law.toml"}),
        "no/such/dir/law.toml: cannot write"},
       {fit("no/such.csv"), "no/such.csv: cannot open the file"},
