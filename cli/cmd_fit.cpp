@@ -1,0 +1,176 @@
+// scaleopt fit: fit L(N, D) = E + A / N^alpha + B / D^beta to training runs in a CSV file
+// (Approach 3 of Hoffmann et al. 2022), optionally bootstrap its uncertainty, and write the
+// law for --law-file.
+
+#include <charconv>
+#include <memory>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "cli/atomic_file.hpp"
+#include "cli/command.hpp"
+#include "cli/fit_output.hpp"
+#include "cli/flags.hpp"
+#include "cli/law_file.hpp"
+#include "cli/runs_csv.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct FitArgs {
+  std::string file;
+  RunsCsvColumns columns;
+  int drop_highest_loss = 0;
+  std::string huber_delta = "1e-3";
+  int bootstrap = 0;
+  std::string seed = "1";
+  int threads = 0;
+  std::string emit_law;
+  bool json = false;
+};
+
+// The source line of an emitted law: enough to redo the fit.
+std::string law_source(const FitArgs& args, const FitReport& report) {
+  std::ostringstream source;
+  source << "scaleopt fit of " << args.file << ": " << report.fit.runs << " runs";
+  if (report.runs_dropped > 0) source << " (" << report.runs_dropped << " highest-loss dropped)";
+  source << ", summed Huber delta " << report.huber_delta << ", " << report.fit.starts << " starts";
+  if (report.bootstrap) {
+    source << "; bootstrap " << report.bootstrap->replicates << " replicates, seed "
+           << report.bootstrap->seed;
+  }
+  return source.str();
+}
+
+// A 64-bit seed, digits only (CLI11 would wrap "-1" around to 2^64 - 1).
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw InputError("--seed: expected an integer from 0 to 2^64 - 1, got '" + text + "'");
+  }
+  return seed;
+}
+
+int run_fit(const FitArgs& args, std::ostream& out) {
+  if (args.drop_highest_loss < 0) {
+    throw InputError("--drop-highest-loss: must be >= 0, got " +
+                     std::to_string(args.drop_highest_loss));
+  }
+  if (args.bootstrap < 0 || args.bootstrap == 1) {
+    throw InputError("--bootstrap: must be 0 (none) or at least 2 replicates, got " +
+                     std::to_string(args.bootstrap));
+  }
+  if (args.threads < 0) {
+    throw InputError("--threads: must be >= 0 (0: one per hardware thread), got " +
+                     std::to_string(args.threads));
+  }
+  const std::uint64_t seed = parse_seed(args.seed);
+  FitOptions options;
+  options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
+  options.threads = static_cast<unsigned>(args.threads);
+
+  const RunsCsv csv = read_runs_csv(args.file, args.columns);
+  FitReport report;
+  report.file = args.file;
+  report.runs_read = csv.runs.size();
+  report.huber_delta = options.huber_delta;
+  const auto drop = static_cast<std::size_t>(args.drop_highest_loss);
+  if (csv.runs.size() < kMinimumRuns + drop) {
+    std::string message = "end of file after " + std::to_string(csv.runs.size()) + " runs";
+    if (drop > 0) message += " (" + std::to_string(drop) + " to drop by --drop-highest-loss)";
+    message += ": a fit of the 5 coefficients E, A, B, alpha, beta needs at least " +
+               std::to_string(kMinimumRuns) + " runs";
+    throw InputError(args.file + ":" + std::to_string(csv.last_line) + ": " + message);
+  }
+  const std::vector<TrainingRun> runs = without_highest_loss(csv.runs, drop);
+  report.runs_dropped = drop;
+
+  report.fit = fit_scaling_law(runs, options);
+  report.implied = law_implications(report.fit.law);
+  if (report.fit.converged() && args.bootstrap > 0) {
+    report.bootstrap = bootstrap_scaling_law(
+        runs, report.fit, options, BootstrapOptions{.replicates = args.bootstrap, .seed = seed});
+  }
+  if (report.fit.converged() && !args.emit_law.empty()) {
+    LossLaw law = report.fit.law;
+    law.source = law_source(args, report);
+    if (report.bootstrap) law.uncertainty = report.bootstrap->uncertainty();
+    write_file_atomically(args.emit_law, law_to_toml(law));
+    report.law_file = args.emit_law;
+  }
+
+  if (args.json) {
+    out << fit_json(report).dump(2) << "\n";
+  } else {
+    print_fit(out, report);
+    if (!report.fit.converged() && !args.emit_law.empty()) {
+      out << "note: no law written to " << args.emit_law << ": the fit did not converge.\n";
+    }
+  }
+  return report.fit.converged() ? kExitOk : kExitNotConverged;
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app, Action& chosen) {
+  auto* command = app.add_subcommand(
+      "fit", "Fit the loss law L(N, D) = E + A/N^alpha + B/D^beta to training runs (CSV)");
+  auto args = std::make_shared<FitArgs>();
+  command->add_option("RUNS.csv", args->file, "CSV file with a header line and one run per row")
+      ->required();
+  command->add_option("--params-col", args->columns.params, "Column of model sizes N")
+      ->type_name("NAME");
+  command->add_option("--tokens-col", args->columns.tokens, "Column of training tokens D")
+      ->type_name("NAME");
+  command
+      ->add_option("--flops-col", args->columns.flops,
+                   "Column of training compute C instead of D (D = C / (6 N))")
+      ->type_name("NAME");
+  command->add_option("--loss-col", args->columns.loss, "Column of final losses L (nats/token)")
+      ->type_name("NAME");
+  command
+      ->add_option("--drop-highest-loss", args->drop_highest_loss,
+                   "Leave out the K runs of highest loss (Epoch AI drop 5 of Hoffmann's)")
+      ->default_str("0")
+      ->type_name("K");
+  command
+      ->add_option("--huber-delta", args->huber_delta,
+                   "Huber threshold on ln-loss residuals (Hoffmann et al.: 1e-3)")
+      ->default_str("1e-3")
+      ->type_name("NUMBER");
+  command
+      ->add_option("--bootstrap", args->bootstrap,
+                   "Refit R resamples of the runs for standard errors and 10/90% intervals")
+      ->default_str("0")
+      ->type_name("R");
+  command
+      ->add_option("--seed", args->seed,
+                   "Seed of the bootstrap resampling (same seed, same output at any --threads)")
+      ->default_str("1")
+      ->type_name("UINT");
+  command
+      ->add_option("--threads", args->threads,
+                   "Threads for the starts and refits (0: one per hardware thread)")
+      ->default_str("0");
+  command
+      ->add_option("--emit-law", args->emit_law,
+                   "Write the fitted law (with the bootstrap's uncertainty) as a TOML [law] "
+                   "block for --law-file")
+      ->type_name("FILE");
+  command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->footer(
+      "Minimises the summed Huber loss of ln L against ln(E + A/N^alpha + B/D^beta) by L-BFGS\n"
+      "from each of Hoffmann et al.'s 4,500 grid starts (App. D.2), in parallel. See\n"
+      "docs/fitting.md.\n"
+      "Examples:\n"
+      "  scaleopt fit runs.csv --params-col N --tokens-col D --loss-col loss\n"
+      "  scaleopt fit chinchilla.csv --params-col 'Model Size' --flops-col 'Training FLOP' \\\n"
+      "      --loss-col loss --drop-highest-loss 5 --bootstrap 1000 --emit-law fitted.toml\n"
+      "  scaleopt optimal --compute 1e24 --law-file fitted.toml\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_fit(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

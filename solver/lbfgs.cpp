@@ -1,0 +1,116 @@
+#include "solver/lbfgs.hpp"
+
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <nlopt.hpp>
+#include <sstream>
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt {
+namespace {
+
+struct Callbacks {
+  const Problem* problem;
+  nlopt::opt* optimizer;
+  std::exception_ptr error;
+  int evaluations = 0;
+};
+
+double objective_trampoline(unsigned n, const double* x, double* gradient, void* data) {
+  auto* callbacks = static_cast<Callbacks*>(data);
+  try {
+    ++callbacks->evaluations;
+    return callbacks->problem->objective(
+        {x, n}, gradient ? std::span<double>(gradient, n) : std::span<double>());
+  } catch (...) {
+    if (!callbacks->error) callbacks->error = std::current_exception();
+    callbacks->optimizer->force_stop();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+std::string_view describe(nlopt::result result) {
+  switch (result) {
+    case nlopt::SUCCESS:
+      return "success";
+    case nlopt::STOPVAL_REACHED:
+      return "stopval reached";
+    case nlopt::FTOL_REACHED:
+      return "ftol reached";
+    case nlopt::XTOL_REACHED:
+      return "xtol reached";
+    case nlopt::MAXEVAL_REACHED:
+      return "maximum evaluations reached";
+    case nlopt::MAXTIME_REACHED:
+      return "maximum time reached";
+    case nlopt::ROUNDOFF_LIMITED:
+      return "roundoff limited";
+    case nlopt::FORCED_STOP:
+      return "forced stop";
+    default:
+      return "failure";
+  }
+}
+
+void require(bool ok, const char* field, const char* expectation, double value) {
+  if (ok) return;
+  std::ostringstream message;
+  message << "lbfgs." << field << " must be " << expectation << ", got " << value;
+  throw InputError(message.str());
+}
+
+}  // namespace
+
+void LbfgsOptions::validate() const {
+  require(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
+          "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
+  require(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
+          "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
+  require(relative_f_tolerance > 0.0 || relative_x_tolerance > 0.0, "relative_f_tolerance",
+          "positive when relative_x_tolerance is 0 (NLopt needs a stopping test)",
+          relative_f_tolerance);
+  require(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
+}
+
+LbfgsOutcome minimize_lbfgs(const Problem& problem, std::vector<double> start,
+                            const LbfgsOptions& options) {
+  const std::size_t n = problem.dimension();
+  nlopt::opt optimizer(nlopt::LD_LBFGS, static_cast<unsigned>(n));
+  Callbacks callbacks{&problem, &optimizer, nullptr};
+  optimizer.set_lower_bounds(problem.lower_bounds());
+  optimizer.set_upper_bounds(problem.upper_bounds());
+  optimizer.set_min_objective(objective_trampoline, &callbacks);
+  if (options.relative_f_tolerance > 0.0) optimizer.set_ftol_rel(options.relative_f_tolerance);
+  if (options.relative_x_tolerance > 0.0) optimizer.set_xtol_rel(options.relative_x_tolerance);
+  optimizer.set_maxeval(options.max_evaluations);
+
+  LbfgsOutcome outcome;
+  double objective = std::numeric_limits<double>::quiet_NaN();
+  try {
+    outcome.nlopt_outcome = describe(optimizer.optimize(start, objective));
+  } catch (const nlopt::roundoff_limited&) {
+    // Frequent at a correct optimum (DESIGN.md section 7): `start` holds the best point.
+    outcome.nlopt_outcome = describe(nlopt::ROUNDOFF_LIMITED);
+  } catch (const nlopt::forced_stop&) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome.nlopt_outcome = describe(nlopt::FORCED_STOP);
+  } catch (const std::invalid_argument&) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome.nlopt_outcome = "invalid arguments";
+  } catch (const std::runtime_error&) {
+    if (callbacks.error) std::rethrow_exception(callbacks.error);
+    outcome.nlopt_outcome = describe(nlopt::FAILURE);
+  }
+  if (callbacks.error) std::rethrow_exception(callbacks.error);
+
+  // Judge the point NLopt returns by its own gradient, not by NLopt's return code.
+  outcome.gradient.assign(n, 0.0);
+  outcome.objective = problem.objective(start, outcome.gradient);
+  outcome.evaluations = callbacks.evaluations + 1;
+  outcome.x = std::move(start);
+  return outcome;
+}
+
+}  // namespace scaleopt
