@@ -3,13 +3,27 @@
 #   make test   install what is missing, build, run every test (ctest)
 #   make bench  run the Google Benchmark programs (medians of 5 repetitions)
 #   make format apply clang-format to every source file
+#   make test-sanitize  build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+#                       and run every test
+#   make fuzz-smoke     build the libFuzzer targets with clang (build-fuzz/) and run each for a
+#                       fixed number of inputs from its seed corpus (fuzz/corpus/)
+#   make fuzz           the same for FUZZ_SECONDS seconds per target (default 600)
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SCALEOPT := $(BUILD_DIR)/scaleopt
+SANITIZE_DIR ?= build-asan
+FUZZ_DIR ?= build-fuzz
+FUZZ_TARGETS := quantity scenario runs_csv
+# Inputs per target in fuzz-smoke: about a minute each on one core (docs/reliability.md).
+FUZZ_RUNS_quantity ?= 2000000
+FUZZ_RUNS_scenario ?= 20000
+FUZZ_RUNS_runs_csv ?= 200000
+FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build demo test bench format format-check clean
+.PHONY: all deps configure build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
+  format-check clean
 
 all: build
 
@@ -32,6 +46,27 @@ demo: build
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# -O1 keeps the sanitized suite fast enough for CI while stack traces stay readable.
+test-sanitize: deps
+	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DSCALEOPT_SANITIZE=address,undefined -DSCALEOPT_BUILD_BENCH=OFF $(CMAKE_FLAGS) > /dev/null
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS)
+
+fuzz-build:
+	@scripts/install-deps --fuzz
+	@cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DSCALEOPT_FUZZ=ON -DSCALEOPT_BUILD_TESTS=OFF -DSCALEOPT_BUILD_BENCH=OFF > /dev/null
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+
+fuzz-smoke: fuzz-build
+	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz $(FUZZ_DIR) $(t) -runs=$(FUZZ_RUNS_$(t)) &&) true
+
+fuzz: fuzz-build
+	@$(foreach t,$(FUZZ_TARGETS),scripts/fuzz $(FUZZ_DIR) $(t) -max_total_time=$(FUZZ_SECONDS) &&) true
 
 bench: build
 	@for b in $(BUILD_DIR)/bench/bench_*; do \

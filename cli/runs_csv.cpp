@@ -3,15 +3,21 @@
 // The parser's background reader thread only pays off for files of tens of megabytes.
 #define CSV_IO_NO_THREAD
 // The parser copies file names with strncpy into a fixed buffer and terminates them itself;
-// GCC's inlined-code check flags that copy even in a system header.
+// GCC's inlined-code check flags that copy even in a system header (clang has no such check).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
 #include <csv.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
@@ -116,7 +122,12 @@ void RunsCsvColumns::validate() const {
   }
 }
 
-RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
+namespace {
+
+// The rows of the CSV behind `open()` (which makes the reader: from a file or from memory),
+// with every parser error reworded under `name`.
+template <class OpenReader>
+RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenReader open) {
   columns.validate();
   const bool from_flops = columns.tokens.empty();
   const Column wanted[3] = {{&columns.params, "--params-col", Unit::count},
@@ -125,26 +136,46 @@ RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
                             {&columns.loss, "--loss-col", Unit::number}};
   RunsCsv result;
   try {
-    Reader reader(path);
-    reader.read_header(io::ignore_extra_column, columns.params,
-                       from_flops ? columns.flops : columns.tokens, columns.loss);
+    const std::unique_ptr<Reader> reader = open();
+    reader->read_header(io::ignore_extra_column, columns.params,
+                        from_flops ? columns.flops : columns.tokens, columns.loss);
     char* cells[3] = {nullptr, nullptr, nullptr};
-    while (reader.read_row(cells[0], cells[1], cells[2])) {
-      const int line = static_cast<int>(reader.get_file_line());
-      const double params = read_cell(path, line, wanted[0], cells[0]);
-      const double data = read_cell(path, line, wanted[1], cells[1]);
-      const double loss = read_cell(path, line, wanted[2], cells[2]);
+    while (reader->read_row(cells[0], cells[1], cells[2])) {
+      const int line = static_cast<int>(reader->get_file_line());
+      const double params = read_cell(name, line, wanted[0], cells[0]);
+      const double data = read_cell(name, line, wanted[1], cells[1]);
+      const double loss = read_cell(name, line, wanted[2], cells[2]);
       const double tokens = from_flops ? data / (6.0 * params) : data;
+      if (!(std::isfinite(tokens) && tokens > 0.0)) {
+        std::ostringstream message;
+        message << "D = C / (6 N) = " << data << " / (6 x " << params
+                << ") is not a finite positive number of tokens";
+        fail(name, line, message.str());
+      }
       result.runs.push_back({params, tokens, loss});
       result.last_line = line;
     }
-    result.last_line = std::max(result.last_line, static_cast<int>(reader.get_file_line()));
+    result.last_line = std::max(result.last_line, static_cast<int>(reader->get_file_line()));
   } catch (const io::error::base& error) {
-    translate(path, error, wanted);
+    translate(name, error, wanted);
   }
   if (result.runs.empty())
-    fail(path, std::max(result.last_line, 1), "no data rows after the header");
+    fail(name, std::max(result.last_line, 1), "no data rows after the header");
   return result;
+}
+
+}  // namespace
+
+RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
+  return read_runs(path, columns, [&] { return std::make_unique<Reader>(path); });
+}
+
+RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
+                           const RunsCsvColumns& columns) {
+  // An empty view may hold a null pointer, which the parser would pass to memcpy.
+  const char* begin = text.empty() ? "" : text.data();
+  return read_runs(name, columns,
+                   [&] { return std::make_unique<Reader>(name, begin, begin + text.size()); });
 }
 
 }  // namespace scaleopt::cli

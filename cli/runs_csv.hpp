@@ -6,6 +6,7 @@
 // "1.4e9" both work and doubles are read correctly rounded.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "problems/training_run.hpp"
@@ -34,5 +35,10 @@ struct RunsCsv {
 // with too few or too many cells, an unreadable or non-positive number). Blank lines are
 // skipped. A file without any data row is an error.
 RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns);
+
+// Same, from text held in memory (tests, the fuzzer of fuzz/): `name` stands for the file in
+// messages ("NAME:LINE: ..."). The text is read exactly as the file would be.
+RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
+                           const RunsCsvColumns& columns);
 
 }  // namespace scaleopt::cli

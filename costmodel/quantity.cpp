@@ -220,14 +220,16 @@ std::string format_scientific(double value, int significant) {
 
 namespace {
 
-// value scaled to the largest multiplier not above it, e.g. 2.42e10 -> "24.2" + "B".
-std::string with_multiplier(double value, int significant, std::string_view prefix) {
+// value scaled to the largest multiplier not above it, e.g. 2.42e10 -> "24.2" + "B". FLOP
+// rates say "G" for 1e9 ("24.2GFLOP/s"): the parser refuses "B" there, as bytes are meant.
+std::string with_multiplier(double value, int significant, std::string_view prefix,
+                            const char* billion = "B") {
   struct Step {
     double factor;
     const char* name;
   };
-  constexpr std::array<Step, 5> steps{
-      {{1e15, "P"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}}};
+  const std::array<Step, 5> steps{
+      {{1e15, "P"}, {1e12, "T"}, {1e9, billion}, {1e6, "M"}, {1e3, "K"}}};
   const double magnitude = std::fabs(value);
   char buffer[64];
   if (magnitude >= 1e18) return std::string(prefix) + format_scientific(value, significant);
@@ -304,7 +306,7 @@ std::string format_quantity(double value, Unit unit, int significant) {
     case Unit::bytes_per_second:
       return with_byte_unit(value, significant) + "/s";
     case Unit::flop_per_second:
-      return with_multiplier(value, significant, "") + "FLOP/s";
+      return with_multiplier(value, significant, "", "G") + "FLOP/s";
     case Unit::usd:
       return with_multiplier(value, significant, "$");
     case Unit::usd_per_hour:
