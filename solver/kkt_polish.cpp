@@ -86,16 +86,20 @@ std::vector<double> polish_kkt(const Problem& problem, std::span<const double> x
     if (m > 0) {
       lambda = jacobian.transpose().completeOrthogonalDecomposition().solve(-objective_gradient);
     }
-    // Hessian of the Lagrangian by central differences of its analytic gradient.
-    Eigen::MatrixXd hessian(n, n);
+    // Hessian of the Lagrangian by central differences of its analytic gradient, one-sided
+    // at a bound: the problem is never evaluated outside its bounds (where its functions may
+    // not be defined, e.g. a model that no longer fits the serving replica).
+    Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(n, n);
     for (std::size_t k = 0; k < n; ++k) {
       std::vector<double> plus = x, minus = x;
-      plus[k] += options.difference_step;
-      minus[k] -= options.difference_step;
+      plus[k] = std::min(x[k] + options.difference_step, upper[k]);
+      minus[k] = std::max(x[k] - options.difference_step, lower[k]);
+      const double width = plus[k] - minus[k];
+      if (!(width > 0.0)) continue;  // a variable pinned between equal bounds
       hessian.col(static_cast<Eigen::Index>(k)) =
           (lagrangian_gradient(problem, active, plus, lambda) -
            lagrangian_gradient(problem, active, minus, lambda)) /
-          (2.0 * options.difference_step);
+          width;
     }
     hessian = 0.5 * (hessian + hessian.transpose()).eval();
     // Fixed variables (active bounds) are removed from the step.

@@ -6,7 +6,8 @@
 // relative errors of ~1e-8 in N and D. The gradients are still exact there, so Newton's method
 // on grad f + J^T lambda = 0, h = 0 (Hessian of the Lagrangian by central differences of the
 // analytic gradients) takes the answer to ~1e-15 in one or two steps. A step is kept only if
-// it lowers the KKT residual without breaking a constraint or a bound.
+// it lowers the KKT residual without breaking a constraint or a bound. The problem is only
+// evaluated within its bounds (differences are one-sided there).
 
 #include <span>
 #include <vector>

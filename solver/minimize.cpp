@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
+#include "solver/curve_polish.hpp"
 #include "solver/kkt.hpp"
 #include "solver/kkt_polish.hpp"
 
@@ -107,6 +108,7 @@ struct StartOutcome {
   double objective;
   std::string nlopt_outcome;
   KktCheck kkt;
+  bool corner = false;  // KKT fails, but x minimises along the constraint (minimum_along_curve)
 };
 
 StartOutcome run_start(const Problem& problem, const SolverOptions& options,
@@ -155,12 +157,43 @@ StartOutcome run_start(const Problem& problem, const SolverOptions& options,
   if (callbacks.error) std::rethrow_exception(callbacks.error);
   evaluations += callbacks.evaluations;
   if (options.polish) {
+    const std::vector<double> stopped = x;  // where NLopt stopped
     x = polish_kkt(
         problem, x,
         {.active_tolerance = 1e-8, .constraint_tolerance = options.constraint_tolerance});
+    // Newton's model fails at a corner, near a steep wall of the cost, or on a very flat
+    // objective: bracket the root of the derivative along the active constraint instead (from
+    // Newton's point, else from NLopt's; onto the constraint first when it was left slack).
+    const KktCheck newton = check_kkt(problem, x);
+    if (!(newton.residual <= options.kkt_tolerance)) {
+      for (const std::vector<double>& from : {x, stopped}) {
+        std::optional<std::vector<double>> along = polish_along_curve(problem, from);
+        if (!along) {
+          if (const auto onto = onto_inequality(problem, from)) {
+            along = polish_along_curve(problem, *onto);
+          }
+        }
+        if (!along) continue;
+        const KktCheck bracketed = check_kkt(problem, *along);
+        // At a corner the residual may grow: the certificate of minimum_along_curve decides.
+        const bool better =
+            bracketed.residual < newton.residual || minimum_along_curve(problem, *along);
+        if (better && bracketed.constraint_violation <=
+                          std::max(options.constraint_tolerance, newton.constraint_violation)) {
+          x = std::move(*along);
+          outcome += "; bracketed along the constraint";
+          break;
+        }
+      }
+    }
   }
   objective = problem.objective(x, {});
-  return {x, objective, outcome, check_kkt(problem, x)};
+  StartOutcome result{x, objective, outcome, check_kkt(problem, x)};
+  // A corner of a piecewise-smooth objective (the roofline's batch bounds) has no gradient
+  // that balances the constraints: it is verified by the slopes on its two sides instead.
+  result.corner = options.polish && !(result.kkt.residual <= options.kkt_tolerance) &&
+                  minimum_along_curve(problem, x);
+  return result;
 }
 
 std::vector<double> displaced_start(const Problem& problem, int start_index) {
@@ -180,7 +213,7 @@ std::vector<double> displaced_start(const Problem& problem, int start_index) {
 bool verified(const StartOutcome& outcome, const SolverOptions& options) {
   return std::isfinite(outcome.objective) &&
          outcome.kkt.constraint_violation <= options.constraint_tolerance &&
-         outcome.kkt.residual <= options.kkt_tolerance;
+         (outcome.kkt.residual <= options.kkt_tolerance || outcome.corner);
 }
 
 }  // namespace
@@ -201,9 +234,11 @@ SolveResult minimize(const Problem& problem, const SolverOptions& options) {
   result.algorithm = info.name;
   StartOutcome best;
   bool have_best = false, best_verified = false;
-  for (int s = 0; s < options.starts; ++s) {
+  for (int s = 0; s < options.starts + options.fallback_starts; ++s) {
+    if (s >= options.starts && best_verified) break;  // fallbacks only while none verified
     StartOutcome outcome =
         run_start(problem, options, info, displaced_start(problem, s), result.evaluations);
+    if (s > 0) outcome.nlopt_outcome += "; start " + std::to_string(s + 1);
     const bool ok = verified(outcome, options);
     const bool better = !have_best || (ok && !best_verified) ||
                         (ok == best_verified && outcome.objective < best.objective);
@@ -227,6 +262,10 @@ SolveResult minimize(const Problem& problem, const SolverOptions& options) {
     message << "converged (" << info.name << (options.polish ? " + KKT polish" : "") << ", "
             << best.nlopt_outcome << "; KKT residual " << best.kkt.residual
             << ", constraint violation " << best.kkt.constraint_violation << ")";
+    if (best.corner) {
+      message << " at a corner of the objective: the slopes along the constraint on either side "
+                 "straddle zero";
+    }
   } else {
     result.status = Status::not_converged;
     message << "not converged: " << info.name << " stopped (" << best.nlopt_outcome

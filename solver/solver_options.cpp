@@ -28,6 +28,7 @@ void SolverOptions::validate() const {
   require(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
           "finite and positive", kkt_tolerance);
   require(starts >= 1, "starts", "at least 1", starts);
+  require(fallback_starts >= 0, "fallback_starts", ">= 0", fallback_starts);
 }
 
 }  // namespace scaleopt

@@ -145,3 +145,75 @@ TEST_CASE("TOMS 748 finds a bracketed root and reports a missing sign change", "
   const RootResult none = find_root_in_bracket([](double x) { return x * x + 1.0; }, 0.0, 2.0);
   CHECK(none.status == Status::infeasible);
 }
+
+namespace {
+
+// A corner: minimise f(x0, x1) = max(3 (x0 - 1), -(x0 - 1)) + x1 on x0 - x1 = 0. Along the
+// constraint f = max(3 (t - 1), 1 - t) + t, whose slopes are 4 right of t = 1 and 0... so take
+// f = max(3 (x0 - 1), -2 (x0 - 1)) + 0.5 x1: slopes 3.5 and -1.5 straddle zero at t = 1, where
+// no gradient balances the constraint (the KKT conditions cannot hold).
+class CornerProblem : public Problem {
+ public:
+  std::size_t dimension() const override { return 2; }
+  std::vector<double> lower_bounds() const override { return {-10, -10}; }
+  std::vector<double> upper_bounds() const override { return {10, 10}; }
+  std::vector<double> start() const override { return {4, 4}; }
+  double objective(std::span<const double> x, std::span<double> g) const override {
+    const bool right = x[0] > 1.0;
+    if (!g.empty()) {
+      g[0] = right ? 3.0 : -2.0;
+      g[1] = 0.5;
+    }
+    return (right ? 3.0 : -2.0) * (x[0] - 1.0) + 0.5 * x[1];
+  }
+  std::size_t equality_count() const override { return 1; }
+  double equality(std::size_t, std::span<const double> x, std::span<double> g) const override {
+    if (!g.empty()) {
+      g[0] = 1.0;
+      g[1] = -1.0;
+    }
+    return x[0] - x[1];
+  }
+};
+
+// Throws when evaluated outside [0, 1] x [0, 1] (as the roofline does for a model beyond
+// the replica's HBM); the optimum (1, 1) is at the upper bounds.
+class FencedProblem : public ProjectionProblem {
+ public:
+  std::vector<double> lower_bounds() const override { return {0, 0}; }
+  std::vector<double> upper_bounds() const override { return {1, 1}; }
+  std::vector<double> start() const override { return {0.5, 0.5}; }
+  double objective(std::span<const double> x, std::span<double> g) const override {
+    if (x[0] > 1.0 || x[1] > 1.0 || x[0] < 0.0 || x[1] < 0.0) {
+      throw std::logic_error("evaluated outside the bounds");
+    }
+    if (!g.empty()) {
+      g[0] = -1.0;
+      g[1] = -2.0 * x[1];
+    }
+    return -x[0] - x[1] * x[1];
+  }
+  std::size_t equality_count() const override { return 0; }
+};
+
+}  // namespace
+
+TEST_CASE("a corner optimum is converged, certified by the slopes on its two sides", "[solver]") {
+  const SolveResult result = minimize(CornerProblem{});
+  INFO(result.message);
+  REQUIRE(result.status == Status::converged);
+  CHECK_THAT(result.message, Catch::Contains("corner"));
+  // Bisection on the sign of the slope along x0 = x1 pins the corner to a few ulps.
+  CHECK(result.x[0] == Approx(1.0).epsilon(1e-14));
+  CHECK(result.x[1] == Approx(1.0).epsilon(1e-14));
+  // The KKT residual is reported as it is: no single gradient balances at a corner.
+  CHECK(result.kkt_residual > 1e-3);
+}
+
+TEST_CASE("the solver never evaluates a problem outside its bounds", "[solver]") {
+  // The KKT polish's central differences are one-sided at a bound.
+  const SolveResult result = minimize(FencedProblem{});
+  REQUIRE(result.status == Status::converged);
+  CHECK(result.x[0] == 1.0);
+  CHECK(result.x[1] == 1.0);
+}
