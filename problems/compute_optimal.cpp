@@ -39,6 +39,7 @@ RootResult log_params_on_ray(const LossLaw& law, double tokens_per_param, double
 
 Allocation infeasible_loss(const LossLaw& law, double target_loss) {
   std::ostringstream message;
+  message.precision(15);  // a target within 1e-12 of E must not print as E
   message << "target loss " << target_loss << " is at or below the irreducible loss E = " << law.E
           << " of law " << law.name
           << ": no model reaches it; the lowest reachable loss is just above E = " << law.E
@@ -54,10 +55,23 @@ Allocation infeasible_loss(const LossLaw& law, double target_loss) {
 Allocation out_of_range(const LossLaw& law, double target_loss) {
   Allocation allocation = infeasible_loss(law, target_loss);
   std::ostringstream message;
+  message.precision(15);
   message << "target loss " << target_loss
           << " needs more than 1e30 parameters or tokens under law " << law.name
           << " (E = " << law.E << ")";
   allocation.solve.message = message.str();
+  return allocation;
+}
+
+// 6 N D = C with N and D within 1 to 1e30 (the variables' range) needs 6 <= C <= 6e60.
+Allocation compute_out_of_range(double compute_flops) {
+  std::ostringstream message;
+  message << "compute " << compute_flops << " FLOPs is outside what models of 1 to 1e30 "
+          << "parameters trained on 1 to 1e30 tokens use (6 N D from 6 to 6e60 FLOPs)";
+  Allocation allocation;
+  allocation.solve.status = Status::infeasible;
+  allocation.solve.message = message.str();
+  allocation.closed_form_relative_difference = std::nan("");
   return allocation;
 }
 
@@ -166,6 +180,9 @@ Allocation optimal_for_compute(const AllocationRule& rule, double compute_flops,
     const double r = *rule.tokens_per_param;
     require_positive_finite(r, "tokens_per_param");
     return on_ray(rule.law, r, std::sqrt(compute_flops / (6.0 * r)), "closed form (fixed rule)");
+  }
+  if (!(compute_flops >= 6.0 && compute_flops <= 6e60)) {
+    return compute_out_of_range(compute_flops);
   }
   Allocation allocation =
       from_solution(rule.law, minimize(LossAtComputeProblem(rule.law, compute_flops), options));

@@ -35,9 +35,34 @@ LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUni
   return plan;
 }
 
-// Infeasible targets, with the reason, before any solver runs.
-bool infeasible(const LossLaw& law, double target_loss, LifetimePlan& plan) {
+// The range of ln N along the constraint within the variables' bounds. D(N) falls from
+// infinity at N_min = (A / (target - E))^(1/alpha) (below it no D reaches the target); the
+// smallest N is where D = 1e30 tokens (NLopt's bound on D), and a hair above N_min in any case.
+double lowest_log_params(const LossLaw& law, double target_loss) {
+  const double reducible = target_loss - law.E;
+  const double log_min_params = std::log(law.A / reducible) / law.alpha;
+  const double data_term_at_most_tokens = law.B * std::exp(-law.beta * kLogUpperBound);
+  const double log_params_at_most_tokens =
+      std::log(law.A / (reducible - data_term_at_most_tokens)) / law.alpha;
+  return std::max({kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params),
+                   log_params_at_most_tokens});
+}
+// The largest: the setup's (or 1e30), and where D falls to one token when the target is so
+// high (target - E > B) that one token reaches it.
+double highest_log_params(const LossLaw& law, double target_loss, const LifetimeCostModel& model) {
+  const double reducible = target_loss - law.E;
+  double highest = std::min(kLogUpperBound, std::log(model.max_params));
+  if (reducible > law.B)
+    highest = std::min(highest, std::log(law.A / (reducible - law.B)) / law.alpha);
+  return highest;
+}
+
+// Infeasible targets, with the reason, before any solver runs: at or below E, beyond 1e30
+// parameters or tokens, or reached only by models larger than the setup serves.
+bool infeasible(const LossLaw& law, double target_loss, const LifetimeCostModel& model,
+                LifetimePlan& plan) {
   std::ostringstream message;
+  message.precision(15);  // a target within 1e-12 of E must not print as E
   if (target_loss <= law.E) {
     message << "target loss " << target_loss << " is at or below the irreducible loss E = " << law.E
             << " of law " << law.name
@@ -45,10 +70,20 @@ bool infeasible(const LossLaw& law, double target_loss, LifetimePlan& plan) {
   } else {
     const auto c = coefficients_of<double>(law);
     const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss));
-    if (frontier.params < 1e30 && frontier.tokens < 1e30) return false;
-    message << "target loss " << target_loss
-            << " needs more than 1e30 parameters or tokens under law " << law.name
-            << " (E = " << law.E << ")";
+    if (!(frontier.params < 1e30 && frontier.tokens < 1e30)) {
+      message << "target loss " << target_loss
+              << " needs more than 1e30 parameters or tokens under law " << law.name
+              << " (E = " << law.E << ")";
+    } else if (!(lowest_log_params(law, target_loss) <
+                 highest_log_params(law, target_loss, model))) {
+      message << "target loss " << target_loss << " needs more than "
+              << format_quantity(std::exp(lowest_log_params(law, target_loss)), Unit::count)
+              << " parameters, but the setup serves at most "
+              << format_quantity(model.max_params, Unit::count)
+              << " (the serving replica's HBM); add chips per replica";
+    } else {
+      return false;
+    }
   }
   plan.solve.status = Status::infeasible;
   plan.solve.message = message.str();
@@ -108,11 +143,9 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
   check_inputs(law, target_loss, model);
   LifetimePlan plan;
   plan.unit = unit;
-  if (infeasible(law, target_loss, plan)) return plan;
+  if (infeasible(law, target_loss, model, plan)) return plan;
 
   const double reducible = target_loss - law.E;
-  // Below N_min = (A / (target - E))^(1/alpha) no D reaches the target.
-  const double log_min_params = std::log(law.A / reducible) / law.alpha;
   // d ln cost / d ln N along the constraint. With p = A N^-alpha and r = target - E - p,
   // d ln D / d ln N = -(alpha p) / (beta r); the pretraining term scales as N D, the others
   // by their own slopes. Tends to -inf as N -> N_min and is positive for large N.
@@ -126,24 +159,15 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
     const double d_log_tokens = -(law.alpha * p) / (law.beta * r);
     return (total.d_log_params + total.d_log_tokens * d_log_tokens) / total.value;
   };
-  const double lower =
-      std::max(kLogLowerBound, log_min_params + 1e-9 * std::max(1.0, log_min_params));
-  const double upper = std::min(kLogUpperBound, std::log(model.max_params));
-  if (!(lower < upper)) {
-    std::ostringstream message;
-    message << "target loss " << target_loss << " needs more than "
-            << format_quantity(std::exp(log_min_params), Unit::count)
-            << " parameters, but the setup serves at most "
-            << format_quantity(model.max_params, Unit::count)
-            << " (the serving replica's HBM); add chips per replica";
-    plan.solve.status = Status::infeasible;
-    plan.solve.message = message.str();
-    return plan;
-  }
+  const double lower = lowest_log_params(law, target_loss);
+  const double upper = highest_log_params(law, target_loss, model);  // infeasible() checked
   double log_params = upper;
-  std::string how = "at the largest model the setup serves (its bound binds)";
+  std::string how = "at the largest model considered (the setup's, or 1e30; its bound binds)";
   int evaluations = 0;
-  if (slope(upper) > 0.0) {
+  if (slope(lower) >= 0.0) {
+    log_params = lower;
+    how = "at 1e30 pretraining tokens, the most considered (its bound binds)";
+  } else if (slope(upper) > 0.0) {
     const RootResult root = find_root_in_bracket(slope, lower, upper);
     if (root.status != Status::converged) {
       plan.solve.status = Status::not_converged;
@@ -155,7 +179,9 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
     how = "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
   }
   const double params = std::exp(log_params);
-  plan = plan_at(law, model, unit, params, tokens_for_loss(law, target_loss, params));
+  plan =
+      plan_at(law, model, unit, params,
+              std::clamp(tokens_for_loss(law, target_loss, params), 1.0, std::exp(kLogUpperBound)));
   plan.solve.status = Status::converged;
   plan.solve.algorithm = "1-D reduction, TOMS 748";
   plan.solve.message = how;
@@ -171,7 +197,7 @@ LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
   check_inputs(law, target_loss, model);
   LifetimePlan plan;
   plan.unit = unit;
-  if (infeasible(law, target_loss, plan)) return plan;
+  if (infeasible(law, target_loss, model, plan)) return plan;
 
   SolveResult solve = minimize(LifetimeAtLossProblem(law, target_loss, model, unit), options);
   plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));

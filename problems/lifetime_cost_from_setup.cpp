@@ -5,31 +5,38 @@
 #include <limits>
 
 #include "costmodel/input_error.hpp"
+#include "problems/serving_plan_slopes.hpp"
 
 namespace scaleopt {
 namespace {
 
-// Central-difference step in ln N for the roofline-priced costs: the costs are smooth between
-// the points where the binding batch constraint changes, and their roots are found to 52 bits,
-// so h = 1e-6 gives derivatives good to ~1e-10 relative (truncation h^2, rounding 1e-16 / h).
-constexpr double kLogStep = 1e-6;
+// Room kept below the largest servable model, so that rounding in N never tips a model at the
+// bound out of the replica's HBM.
+constexpr double kLogMargin = 1e-6;
 
 struct HoursAndUsd {
   double gpu_hours;
   double usd;
 };
 
-SizeCost with_log_derivative(const std::function<HoursAndUsd(double)>& f, double params) {
-  const HoursAndUsd at = f(params);
-  const HoursAndUsd up = f(params * std::exp(kLogStep));
-  const HoursAndUsd down = f(params * std::exp(-kLogStep));
-  return {at.gpu_hours, at.usd, (up.gpu_hours - down.gpu_hours) / (2 * kLogStep),
-          (up.usd - down.usd) / (2 * kLogStep)};
+// Hours and dollars at one N, with their exact slopes in ln N (problems/serving_plan_slopes).
+// The cost is smooth between the points where the serving regime changes (another batch bound
+// binds, decode or prefill crosses the roofline's ridge); there it has a corner, and the slope
+// is the one of the side N is on. The solvers treat such corners explicitly (solver/minimize).
+struct Priced {
+  HoursAndUsd value;
+  HoursAndUsd slope;  // d / d ln N
+};
+
+SizeCost size_cost(const Priced& priced) {
+  return {priced.value.gpu_hours, priced.value.usd, priced.slope.gpu_hours, priced.slope.usd};
 }
 
-// One input token and one output token at `context` for a model of N active parameters.
+// One input token and one output token at `context` for a model of N active parameters, with
+// their slopes in ln N.
 struct TokenCosts {
   ComputeCost input, output;
+  ServingPlanSlopes slopes;
 };
 
 TokenCosts token_costs(const LifecycleInputs& inputs, double active_params, double context) {
@@ -40,18 +47,33 @@ TokenCosts token_costs(const LifecycleInputs& inputs, double active_params, doub
     throw InputError("inference: serving plan for " + std::to_string(active_params) +
                      " parameters: " + plan.message);
   }
-  return {plan.input_token, plan.output_token};
+  return {plan.input_token, plan.output_token, log_slopes_in_params(roofline, plan)};
 }
 
 // Hours and dollars of one RL rollout token: generation at the output-token cost, the trained
 // fraction at 6 N per token at the RL MFU on the training chips, extra passes at the
-// input-token cost (costmodel/rl_cost.hpp).
-HoursAndUsd rl_token(const LifecycleInputs& inputs, double params, double train_hours_per_flop,
-                     double train_usd_per_hour, const TokenCosts& tokens) {
+// input-token cost (costmodel/rl_cost.hpp). The trained part is linear in N.
+Priced rl_token(const LifecycleInputs& inputs, double params, double train_hours_per_flop,
+                double train_usd_per_hour, const TokenCosts& tokens) {
   const double trained_hours = 6.0 * params * inputs.rl.trained_fraction * train_hours_per_flop;
   const double p = inputs.rl.extra_forward_passes;
-  return {tokens.output.chip_hours + trained_hours + p * tokens.input.chip_hours,
-          tokens.output.usd + trained_hours * train_usd_per_hour + p * tokens.input.usd};
+  const double s_out = tokens.slopes.output_token, s_in = tokens.slopes.input_token;
+  const HoursAndUsd value{
+      tokens.output.chip_hours + trained_hours + p * tokens.input.chip_hours,
+      tokens.output.usd + trained_hours * train_usd_per_hour + p * tokens.input.usd};
+  const HoursAndUsd slope{
+      tokens.output.chip_hours * s_out + trained_hours + p * tokens.input.chip_hours * s_in,
+      tokens.output.usd * s_out + trained_hours * train_usd_per_hour + p * tokens.input.usd * s_in};
+  return {value, slope};
+}
+
+// Hours and dollars of the whole demand: input tokens prefilled, output tokens decoded.
+Priced demand_cost(const TokenCosts& t, double input_tokens, double output_tokens) {
+  const double s_in = t.slopes.input_token, s_out = t.slopes.output_token;
+  return {{t.input.chip_hours * input_tokens + t.output.chip_hours * output_tokens,
+           t.input.usd * input_tokens + t.output.usd * output_tokens},
+          {t.input.chip_hours * input_tokens * s_in + t.output.chip_hours * output_tokens * s_out,
+           t.input.usd * input_tokens * s_in + t.output.usd * output_tokens * s_out}};
 }
 
 }  // namespace
@@ -133,34 +155,23 @@ LifetimeCostModel lifetime_cost_model(const LifecycleInputs& inputs, bool with_p
   // batch that fits beside them, so they are functions of N with numerical slopes.
   const double context = inputs.serving.context_tokens;
   model.inference_of_size = [priced, input_tokens, output_tokens, context](double params) {
-    return with_log_derivative(
-        [&](double n) {
-          const TokenCosts t = token_costs(priced, n, context);
-          return HoursAndUsd{
-              t.input.chip_hours * input_tokens + t.output.chip_hours * output_tokens,
-              t.input.usd * input_tokens + t.output.usd * output_tokens};
-        },
-        params);
+    return size_cost(
+        demand_cost(token_costs(priced, params, context), input_tokens, output_tokens));
   };
   if (model.rl_tokens > 0.0) {
     model.rl_per_token_of_size = [priced, rl_context, rl_train_hours_per_flop,
                                   train_usd_per_hour](double params) {
-      return with_log_derivative(
-          [&](double n) {
-            return rl_token(priced, n, rl_train_hours_per_flop, train_usd_per_hour,
-                            token_costs(priced, n, rl_context));
-          },
-          params);
+      return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
+                                token_costs(priced, params, rl_context)));
     };
   }
-  // The largest N whose weights and one sequence fit the replica (batch >= 1), with room for
-  // the derivative's step.
+  // The largest N whose weights and one sequence fit the replica (batch >= 1), with a margin.
   const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
   const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
   const double cache_bytes =
       hbm_bytes_needed(per_param, 1.0, std::max(context, rl_context)) - per_param.weight_bytes;
   model.max_params =
-      (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-2 * kLogStep);
+      (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);
   if (!(model.max_params > 0.0)) {
     throw InputError("inference.chips: one sequence's KV cache at context " +
                      std::to_string(context) + " does not fit the replica's HBM at any model size");

@@ -137,7 +137,7 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     throw InputError(std::string("the cost model has no pretraining cost in ") +
                      std::string(to_string(unit)));
   }
-  const double lower = std::log(quality_options.min_params);
+  double lower = std::log(quality_options.min_params);
   auto room = [&](double log_params) { return affordable(model, unit, budget, k, log_params); };
   if (!(room(lower) > 0.0)) {
     plan.solve.status = Status::infeasible;
@@ -153,12 +153,51 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
   }
   if (room(upper) <= 0.0) {
     const RootResult edge = find_root_in_bracket(room, lower, upper);
+    if (edge.status != Status::converged) {
+      plan.solve.status = Status::not_converged;
+      plan.solve.message = "1-D reduction: the largest affordable model: " + edge.message;
+      return plan;
+    }
+    // The root is the middle of a bracket a few ulps wide, maybe on the unaffordable side
+    // (where D < 1, or no budget is left at all when inference costs almost all of it): step
+    // back to the side that affords D >= 1. Each ulp of ln N moves `room` by far more than its
+    // rounding, so a few steps do.
     upper = edge.x;
+    for (int step = 0; step < 64 && !(room(upper) > 0.0) && upper > lower; ++step) {
+      upper = std::nextafter(upper, lower);
+    }
   }
   auto tokens_at = [&](double log_params) {
     const double params = std::exp(log_params);
     return (budget - non_pretrain_costs(model, unit, params).value) / (k * params);
   };
+  // D falls along the budget as N grows; where it would pass 1e30 tokens (the variables'
+  // range, as NLopt's bounds) the smallest N is where it reaches it, and there both bind.
+  double log_params = lower;
+  std::string how;
+  auto beyond_tokens = [&](double x) { return std::log(tokens_at(x)) - kLogUpperBound; };
+  if (beyond_tokens(upper) >= 0.0) {
+    plan = plan_at(law, model, unit, std::exp(upper), std::exp(kLogUpperBound));
+    plan.solve.status = Status::converged;
+    plan.solve.algorithm = "1-D reduction, TOMS 748";
+    plan.solve.message = "the budget buys the largest model and data considered (1e30 each)";
+    plan.solve.x = {upper, kLogUpperBound};
+    plan.solve.constraint_violation = 0.0;
+    return plan;
+  }
+  if (beyond_tokens(lower) > 0.0) {
+    const RootResult edge = find_root_in_bracket(beyond_tokens, lower, upper);
+    if (edge.status != Status::converged) {
+      plan.solve.status = Status::not_converged;
+      plan.solve.message =
+          "1-D reduction: the model whose data reaches 1e30 tokens: " + edge.message;
+      return plan;
+    }
+    lower = edge.x;
+    for (int step = 0; step < 64 && beyond_tokens(lower) > 0.0 && lower < upper; ++step) {
+      lower = std::nextafter(lower, upper);
+    }
+  }
   // dL/d ln N along the binding budget: -alpha p - beta q d ln D / d ln N, with
   // d ln D / d ln N = -(d fixed / d ln N) / (budget - fixed) - 1.
   auto slope = [&](double log_params) {
@@ -168,10 +207,11 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     const double d_log_tokens = -fixed.d_log_params / (budget - fixed.value) - 1.0;
     return -law.alpha * law.params_term(params) - law.beta * law.data_term(tokens) * d_log_tokens;
   };
-  double log_params = lower;
-  std::string how;
   if (slope(lower) >= 0.0) {
-    how = "the smallest model considered is the best the budget buys";
+    log_params = lower;
+    how = lower == std::log(quality_options.min_params)
+              ? "the smallest model considered is the best the budget buys"
+              : "the budget is best spent on 1e30 tokens, the most data considered";
   } else if (slope(upper) <= 0.0) {
     log_params = upper;
     how = "the budget is best spent on the largest model it affords (or the setup serves)";
@@ -185,7 +225,8 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     log_params = root.x;
     how = "converged (1-D reduction, TOMS 748, " + std::to_string(root.iterations) + " iterations)";
   }
-  plan = plan_at(law, model, unit, std::exp(log_params), tokens_at(log_params));
+  plan = plan_at(law, model, unit, std::exp(log_params),
+                 std::min(tokens_at(log_params), std::exp(kLogUpperBound)));
   plan.solve.status = Status::converged;
   plan.solve.algorithm = "1-D reduction, TOMS 748";
   plan.solve.message = how;

@@ -198,14 +198,17 @@ StartOutcome run_start(const Problem& problem, const SolverOptions& options,
 
 std::vector<double> displaced_start(const Problem& problem, int start_index) {
   std::vector<double> x = problem.start();
+  // NLopt refuses a start outside the bounds (a problem's rule of thumb may land there, e.g.
+  // 20 tokens per parameter for a compute that puts N above 1e30).
+  const auto lower = problem.lower_bounds();
+  const auto upper = problem.upper_bounds();
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = std::clamp(x[k], lower[k], upper[k]);
   if (start_index == 0) return x;
   // Start k > 0 moves variable (k-1) mod n by +1 or -1 (a factor e in a log variable).
   const std::size_t n = x.size();
   const std::size_t k = static_cast<std::size_t>(start_index - 1);
   const double step = (k / n) % 2 == 0 ? 1.0 : -1.0;
   x[k % n] += step * static_cast<double>(1 + k / (2 * n));
-  const auto lower = problem.lower_bounds();
-  const auto upper = problem.upper_bounds();
   x[k % n] = std::clamp(x[k % n], lower[k % n], upper[k % n]);
   return x;
 }

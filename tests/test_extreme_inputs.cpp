@@ -1,0 +1,175 @@
+// Infeasible and extreme inputs through `solve` and `optimal` (docs/reliability.md): a target
+// within 1e-12 of E, 1e20 tokens of demand, efficiencies of 1e-4, no RL, budgets from $1e-300
+// to $1e300, computes outside what N and D can use. Each gives a clean status: an answer whose
+// table prints no nan or inf and whose JSON parses with finite figures, or a one-line error
+// with exit status 2 and nothing on stdout.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "cli_runner.hpp"
+#include "fuzz/non_finite_text.hpp"
+
+namespace {
+
+std::string example(const char* name) {
+  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::string& extra) {
+  args.push_back(extra);
+  return args;
+}
+
+// Figures an answer must give as numbers (never null, so never NaN or infinity).
+void check_finite(const nlohmann::json& json, const std::vector<const char*>& keys) {
+  for (const char* key : keys) {
+    INFO(key);
+    REQUIRE(json.contains(key));
+    REQUIRE(json[key].is_number());
+    CHECK(std::isfinite(json[key].get<double>()));
+  }
+}
+
+// Runs `args` as a table and as JSON; both exit with `status`. Answers print no non-finite
+// number and parse as JSON; errors are one line on stderr with nothing on stdout.
+nlohmann::json check_clean(const std::vector<std::string>& args, int status) {
+  const CliRun table = run_cli(args);
+  const CliRun json = run_cli(with(args, "--json"));
+  INFO(table.err << json.err);
+  REQUIRE(table.status == status);
+  REQUIRE(json.status == status);
+  if (status == 2) {
+    CHECK(is_one_line_error(table));
+    CHECK(is_one_line_error(json));
+    return nullptr;
+  }
+  INFO(table.out);
+  CHECK_FALSE(scaleopt::fuzz::prints_non_finite(table.out));
+  REQUIRE(nlohmann::json::accept(json.out));
+  return json.json();
+}
+
+std::vector<std::string> solve(const char* name, std::vector<std::string> sets) {
+  std::vector<std::string> args{"solve", example(name)};
+  for (const std::string& set : sets) {
+    args.push_back("--set");
+    args.push_back(set);
+  }
+  return args;
+}
+
+const std::vector<const char*> kPlanFigures = {"params", "pretrain_tokens", "loss",
+                                               "over_chinchilla", "chinchilla_tokens"};
+
+}  // namespace
+
+TEST_CASE("extreme: a target within 1e-12 of E is infeasible, and says so with its digits",
+          "[extreme]") {
+  // sardana2024: E = 1.69. Above E by 1.7e-12 the frontier needs more than 1e30 parameters.
+  for (const char* target : {"1.6900000000017", "1.6899999999983", "1.69"}) {
+    INFO(target);
+    check_clean(solve("sardana_compute.toml", {std::string("problem.target_loss=") + target}), 2);
+    check_clean({"optimal", "--loss", target, "--law", "sardana2024"}, 2);
+  }
+  const CliRun run =
+      run_cli(solve("sardana_compute.toml", {"problem.target_loss=1.6900000000017"}));
+  CHECK_THAT(run.err, Catch::Contains("1.6900000000017") && Catch::Contains("1e30"));
+}
+
+TEST_CASE("extreme: 1e20 tokens of demand", "[extreme]") {
+  auto j = check_clean(solve("sardana_compute.toml", {"inference.tokens=1e20"}), 0);
+  check_finite(j, kPlanFigures);
+  CHECK(j["status"] == "converged");
+  CHECK(j["reference_relative_difference"].get<double>() < 1e-8);
+  CHECK(j["inference_tokens"].get<double>() == 1e20);
+  // In dollars, 8e16 requests of 1,250 tokens; and the talk's heuristic at 1.9e13 tokens/s.
+  j = check_clean(solve("sardana_cost.toml", {"inference.requests=8e16"}), 0);
+  check_finite(j, kPlanFigures);
+  CHECK(j["reference_relative_difference"].get<double>() < 1e-8);
+  j = check_clean(solve("frontier_100x.toml", {"inference.rate=1.9e13/s"}), 0);
+  check_finite(j["optimum"], kPlanFigures);
+  CHECK(j["optimum"]["reference_relative_difference"].get<double>() < 1e-8);
+  // A budget cannot serve it.
+  check_clean(solve("budget_plan.toml", {"inference.rate=3.17e12/s"}), 2);
+}
+
+TEST_CASE("extreme: efficiencies of 1e-4", "[extreme]") {
+  auto j = check_clean(
+      solve("sardana_cost.toml",
+            {"training.mfu=1e-4", "inference.prefill_mfu=1e-4", "inference.decode_mfu=1e-4"}),
+      0);
+  check_finite(j, kPlanFigures);
+  CHECK(j["reference_relative_difference"].get<double>() < 1e-8);
+  // By the roofline: $100M no longer serves 5M tokens/s for a year.
+  check_clean(
+      solve("budget_plan.toml", {"inference.compute_efficiency=1e-4",
+                                 "inference.bandwidth_efficiency=1e-4", "training.mfu=1e-4"}),
+      2);
+  j = check_clean(solve("budget_plan.toml",
+                        {"inference.compute_efficiency=1e-4", "inference.bandwidth_efficiency=1e-4",
+                         "training.mfu=1e-4", "problem.budget_usd=1e15"}),
+                  0);
+  check_finite(j, kPlanFigures);
+  j = check_clean({"cost", example("frontier.toml"), "--set", "inference.compute_efficiency=1e-4",
+                   "--set", "inference.bandwidth_efficiency=1e-4", "--set", "training.mfu=1e-4"},
+                  0);
+  CHECK(std::isfinite(j["total"]["usd"].get<double>()));
+}
+
+TEST_CASE("extreme: no RL", "[extreme]") {
+  auto j = check_clean(
+      solve("frontier_100x.toml",
+            {"problem.shares.rl=0", "problem.shares.pretrain=0.5", "problem.shares.inference=0.5"}),
+      0);
+  CHECK(j["rl_tokens"].get<double>() == 0.0);
+  check_finite(j["optimum"], kPlanFigures);
+  j = check_clean(solve("frontier_100x.toml", {"rl.rollout_tokens=0"}), 0);
+  check_finite(j["optimum"], kPlanFigures);
+}
+
+TEST_CASE("extreme: budgets from $1e-300 to $1e300", "[extreme]") {
+  check_clean(solve("budget_plan.toml", {"problem.budget_usd=1e-300"}), 2);
+  check_clean(solve("budget_plan.toml", {"problem.budget_usd=1"}), 2);
+  // Beyond what 1e30 tokens cost, D stops at its bound and NLopt agrees with the reduction.
+  for (const char* budget : {"problem.budget_usd=1e30", "problem.budget_usd=1e300"}) {
+    INFO(budget);
+    const auto j = check_clean(solve("budget_plan.toml", {budget}), 0);
+    check_finite(j, kPlanFigures);
+    CHECK(j["status"] == "converged");
+    CHECK(j["pretrain_tokens"].get<double>() == Approx(1e30).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("extreme: a model the replica cannot serve makes the target infeasible for both methods",
+          "[extreme]") {
+  // One H100 holds 77B fp8 parameters beside an 8K cache; loss 1.85 needs 958B.
+  const auto args = solve("budget_plan.toml", {"problem.kind=min-lifetime-cost",
+                                               "problem.target_loss=1.85", "inference.chips=1"});
+  check_clean(args, 2);
+  CHECK_THAT(run_cli(args).err, Catch::Contains("the setup serves at most"));
+  const auto j = check_clean(
+      solve("budget_plan.toml",
+            {"problem.kind=min-lifetime-cost", "problem.target_loss=1.9", "inference.chips=1"}),
+      0);
+  CHECK(j["reference_relative_difference"].get<double>() < 1e-8);
+}
+
+TEST_CASE("extreme: computes outside 6 to 6e60 FLOPs are infeasible; the ends are answered",
+          "[extreme]") {
+  check_clean({"optimal", "--compute", "1e-10"}, 2);
+  check_clean({"optimal", "--compute", "1e300"}, 2);
+  // At 6 FLOPs the only feasible point is N = D = 1, where more constraints bind than there
+  // are variables: the least-squares multipliers cannot verify it, and it is labelled so.
+  const auto degenerate = check_clean({"optimal", "--compute", "6"}, 1);
+  CHECK(degenerate["status"] == "not_converged");
+  CHECK(run_cli({"optimal", "--compute", "6"}).out.starts_with("STATUS: not_converged"));
+  for (const char* compute : {"60", "1e60"}) {
+    INFO(compute);
+    const auto j = check_clean({"optimal", "--compute", compute}, 0);
+    check_finite(j, {"params", "tokens", "loss", "compute_flops"});
+    CHECK(j["status"] == "converged");
+  }
+  const auto j = check_clean({"optimal", "--params", "1e40"}, 0);
+  check_finite(j, {"params", "tokens", "loss", "compute_flops"});
+}

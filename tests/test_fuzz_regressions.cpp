@@ -1,0 +1,62 @@
+// Inputs the fuzzers of fuzz/ found that crashed a target or broke one of its invariants,
+// minimised, each with what was wrong. docs/reliability.md says how to add one.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "cli/runs_csv.hpp"
+#include "cli/scenario.hpp"
+#include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
+
+using namespace scaleopt;
+
+namespace {
+
+std::string csv_error(std::string_view text) {
+  try {
+    cli::read_runs_csv_text(text, "runs.csv",
+                            {.params = "N", .tokens = "", .flops = "C", .loss = "loss"});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string example(const char* name) {
+  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
+}
+
+}  // namespace
+
+// fuzz_quantity, input "\x04" "24.2GFLOP/s": a FLOP rate printed as "24.2BFLOP/s", which the
+// parser refuses ("B" means bytes there): printed figures must read back.
+TEST_CASE("fuzz: a FLOP rate prints with G for 1e9 and parses back", "[fuzz]") {
+  const double rate = parse_quantity("24.2GFLOP/s", Unit::flop_per_second);
+  CHECK(rate == 24.2e9);
+  const std::string printed = format_quantity(rate, Unit::flop_per_second);
+  CHECK(printed == "24.2GFLOP/s");
+  CHECK(parse_quantity(printed, Unit::flop_per_second) == rate);
+  CHECK(format_quantity(989e12, Unit::flop_per_second) == "989TFLOP/s");  // unchanged
+}
+
+// fuzz_runs_csv, input "\x01" "N,C,loss\n1e-300,1e300,2\n": D = C / (6 N) overflowed to
+// infinity and the run was accepted (the fit would have seen an infinite token count).
+TEST_CASE("fuzz: a compute column giving infinite or zero tokens is refused", "[fuzz]") {
+  CHECK_THAT(csv_error("N,C,loss\n1e-300,1e300,2\n"),
+             Catch::Contains("runs.csv:2:") && Catch::Contains("D = C / (6 N)"));
+  CHECK_THAT(csv_error("N,C,loss\n1e300,1e-300,2\n"), Catch::Contains("runs.csv:2:"));
+  CHECK(csv_error("N,C,loss\n1e9,6e19,2\n") == "no error");
+}
+
+// fuzz_scenario, seed edge_huge_budget (examples/budget_plan.toml with budget_usd=1e30): NLopt
+// stopped at 1e30 tokens, the bound of D, while the 1-D reduction went past it; they
+// disagreed by 100%. The reduction now keeps D within its bounds as NLopt does.
+TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of D", "[fuzz]") {
+  const cli::Scenario scenario =
+      cli::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
+  const LifecycleSolution solution = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+  REQUIRE(solution.status() == Status::converged);
+  CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-12));
+  CHECK(solution.answer.plan.reference_relative_difference < 1e-8);
+}
