@@ -1,5 +1,7 @@
 #include "cli/flags.hpp"
 
+#include <charconv>
+
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -42,6 +44,15 @@ std::string type_name(Unit unit) {
       return "DURATION";
   }
   return "VALUE";
+}
+
+std::uint64_t parse_seed_flag(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw InputError("--seed: expected an integer from 0 to 2^64 - 1, got '" + text + "'");
+  }
+  return seed;
 }
 
 }  // namespace scaleopt::cli

@@ -30,20 +30,6 @@ void require_positive(std::string_view key, const std::optional<double>& value) 
   }
 }
 
-CostUnit unit_of(const ProblemSpec& spec) {
-  switch (spec.kind) {
-    case ProblemKind::min_lifetime_flops:
-      return CostUnit::flops;
-    case ProblemKind::min_lifetime_cost:
-      return CostUnit::usd;
-    case ProblemKind::equal_cost:
-      return spec.shares_unit;
-    case ProblemKind::max_quality:
-      return spec.budget_usd ? CostUnit::usd : CostUnit::gpu_hours;
-  }
-  return CostUnit::usd;
-}
-
 LifecycleAnswer answer_for(const LifetimePlan& plan, const AllocationRule& rule,
                            const LifetimeCostModel& model, const LifecycleInputs& inputs) {
   LifecycleAnswer answer;
@@ -120,6 +106,20 @@ void ProblemSpec::validate() const {
   }
 }
 
+CostUnit cost_unit_of(const ProblemSpec& spec) {
+  switch (spec.kind) {
+    case ProblemKind::min_lifetime_flops:
+      return CostUnit::flops;
+    case ProblemKind::min_lifetime_cost:
+      return CostUnit::usd;
+    case ProblemKind::equal_cost:
+      return spec.shares_unit;
+    case ProblemKind::max_quality:
+      return spec.budget_usd ? CostUnit::usd : CostUnit::gpu_hours;
+  }
+  return CostUnit::usd;
+}
+
 Status LifecycleSolution::status() const {
   if (answer.plan.solve.status != Status::converged) return answer.plan.solve.status;
   if (optimum && optimum->plan.solve.status != Status::converged) {
@@ -140,7 +140,7 @@ LifecycleSolution solve_lifecycle(const LifecycleInputs& inputs, const LossLaw& 
   const AllocationRule rule{law, spec.tokens_per_param};
   LifecycleSolution solution;
   solution.kind = spec.kind;
-  solution.unit = unit_of(spec);
+  solution.unit = cost_unit_of(spec);
   const bool priced = spec.kind != ProblemKind::min_lifetime_flops;
   const LifetimeCostModel model = lifetime_cost_model(inputs, priced);
 
