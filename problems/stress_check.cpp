@@ -156,13 +156,14 @@ StressCheck check_min_lifetime(const StressInstance& instance, const StressCheck
       solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
   const LifetimePlan reference =
       min_lifetime_cost_at_loss_reduced(instance.law, target, model, unit);
-  // Reachable within the range, and by a model the replica can serve: N above
-  // N_min = (A / (target - E))^(1/alpha), below which no D reaches the target.
+  // Reachable within the range, and by a model the replica can serve: the smallest N reaching
+  // the target with at most 1e30 tokens, A N^-alpha = target - E - B 1e30^-beta, must be
+  // below the largest the replica holds.
   bool feasible = reachable(instance.law, target);
   if (feasible) {
-    const double smallest =
-        std::pow(instance.law.A / (target - instance.law.E), 1.0 / instance.law.alpha);
-    feasible = smallest < model.max_params;
+    const LossLaw& law = instance.law;
+    const double room = target - law.E - law.B * std::pow(kLargestCount, -law.beta);
+    feasible = std::pow(law.A / room, 1.0 / law.alpha) < model.max_params;
   }
   if (!feasible) {
     if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible) {
