@@ -24,17 +24,6 @@ void check_inputs(const LossLaw& law, double target_loss, const LifetimeCostMode
   }
 }
 
-LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
-                     double params, double tokens) {
-  LifetimePlan plan;
-  plan.params = params;
-  plan.pretrain_tokens = tokens;
-  plan.loss = law.loss(params, tokens);
-  plan.cost = model.cost(params, tokens);
-  plan.unit = unit;
-  return plan;
-}
-
 // Infeasible targets, with the reason, before any solver runs.
 bool infeasible(const LossLaw& law, double target_loss, LifetimePlan& plan) {
   std::ostringstream message;

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "costmodel/loss_law.hpp"
 #include "problems/lifetime_cost_model.hpp"
 #include "solver/solve_result.hpp"
 
@@ -19,5 +20,9 @@ struct LifetimePlan {
   // |NLopt - 1-D reference| / reference on N and D (max); NaN when not cross-checked.
   double reference_relative_difference = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The plan at (N, D): its loss and costs; the solve is left for the caller to fill.
+LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                     double params, double pretrain_tokens);
 
 }  // namespace scaleopt

@@ -30,17 +30,6 @@ FixedCosts non_pretrain_costs(const LifetimeCostModel& model, CostUnit unit, dou
   return {total.value - pretrain, total.d_log_params - pretrain};
 }
 
-LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
-                     double params, double tokens) {
-  LifetimePlan plan;
-  plan.params = params;
-  plan.pretrain_tokens = tokens;
-  plan.loss = law.loss(params, tokens);
-  plan.cost = model.cost(params, tokens);
-  plan.unit = unit;
-  return plan;
-}
-
 void check_inputs(const LossLaw& law, const LifetimeCostModel& model, double budget,
                   const QualityAtBudgetOptions& quality_options) {
   law.validate();
