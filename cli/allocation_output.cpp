@@ -9,11 +9,9 @@
 namespace scaleopt::cli {
 namespace {
 
+// %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
 std::string plain(double value, int significant = 6) {
-  std::ostringstream s;
-  s.precision(significant);
-  s << value;
-  return s.str();
+  return format_quantity(value, Unit::number, significant);
 }
 
 std::string rule_text(const AllocationRule& rule) {

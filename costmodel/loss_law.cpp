@@ -63,4 +63,25 @@ LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double l
   return {law.E + params_term + data_term, -law.alpha * params_term, -law.beta * data_term};
 }
 
+double loss_with_gradient(const LossLaw& law, std::span<const double> x,
+                          std::span<double> gradient) {
+  const LossInLogSpace l = loss_in_log_space(law, x[0], x[1]);
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params;
+    gradient[1] = l.d_log_tokens;
+  }
+  return l.loss;
+}
+
+double loss_gap_with_gradient(const LossLaw& law, double target_loss, std::span<const double> x,
+                              std::span<double> gradient) {
+  const LossInLogSpace l = loss_in_log_space(law, x[0], x[1]);
+  const double reducible = target_loss - law.E;
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params / reducible;
+    gradient[1] = l.d_log_tokens / reducible;
+  }
+  return (l.loss - target_loss) / reducible;
+}
+
 }  // namespace scaleopt

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,5 +58,15 @@ struct LossInLogSpace {
   double d_log_tokens;
 };
 LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens);
+
+// The objective and constraint forms the problems share, at x = (ln N, ln D), filling the
+// gradient with respect to x when it is not empty:
+//  - the loss itself;
+//  - the loss gap (L - target) / (target - E): the relative error of the reducible loss, of
+//    order one for every target, so that one constraint tolerance suits all of them.
+double loss_with_gradient(const LossLaw& law, std::span<const double> x,
+                          std::span<double> gradient);
+double loss_gap_with_gradient(const LossLaw& law, double target_loss, std::span<const double> x,
+                              std::span<double> gradient);
 
 }  // namespace scaleopt

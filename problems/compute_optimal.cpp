@@ -104,12 +104,7 @@ std::vector<double> LossAtComputeProblem::start() const {
 
 double LossAtComputeProblem::objective(std::span<const double> x,
                                        std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params;
-    gradient[1] = l.d_log_tokens;
-  }
-  return l.loss;
+  return loss_with_gradient(law_, x, gradient);
 }
 
 double LossAtComputeProblem::equality(std::size_t, std::span<const double> x,
@@ -149,13 +144,7 @@ double ComputeAtLossProblem::objective(std::span<const double> x,
 
 double ComputeAtLossProblem::equality(std::size_t, std::span<const double> x,
                                       std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  const double reducible = target_loss_ - law_.E;
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params / reducible;
-    gradient[1] = l.d_log_tokens / reducible;
-  }
-  return (l.loss - target_loss_) / reducible;
+  return loss_gap_with_gradient(law_, target_loss_, x, gradient);
 }
 
 Allocation optimal_for_compute(const AllocationRule& rule, double compute_flops,

@@ -25,4 +25,9 @@ struct LifetimePlan {
 LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
                      double params, double pretrain_tokens);
 
+// The plan at a solver's (ln N, ln D), with the solve kept and, when `reference` (an
+// independent solve of the same problem) converged, the relative difference to it.
+LifetimePlan solved_plan(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                         SolveResult solve, const LifetimePlan& reference);
+
 }  // namespace scaleopt

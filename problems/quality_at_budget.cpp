@@ -97,12 +97,7 @@ std::vector<double> QualityAtBudgetProblem::start() const {
 
 double QualityAtBudgetProblem::objective(std::span<const double> x,
                                          std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params;
-    gradient[1] = l.d_log_tokens;
-  }
-  return l.loss;
+  return loss_with_gradient(law_, x, gradient);
 }
 
 double QualityAtBudgetProblem::inequality(std::size_t, std::span<const double> x,
@@ -190,16 +185,11 @@ LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& 
   const LifetimePlan reference =
       max_quality_at_budget_reduced(law, model, unit, budget, quality_options);
   if (reference.solve.status == Status::infeasible) return reference;
-  SolveResult solve = minimize(
-      QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params), options);
-  LifetimePlan plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
-  plan.solve = std::move(solve);
-  if (reference.solve.converged()) {
-    plan.reference_relative_difference =
-        std::max(std::fabs(plan.params / reference.params - 1.0),
-                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
-  }
-  return plan;
+  return solved_plan(
+      law, model, unit,
+      minimize(QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params),
+               options),
+      reference);
 }
 
 }  // namespace scaleopt
