@@ -36,6 +36,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_models_command(app, chosen);
   add_roofline_command(app, chosen);
   add_cost_command(app, chosen);
+  add_pricing_command(app, chosen);
 
   // CLI11 would report a mistyped command as "A subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -20,5 +20,6 @@ void add_hardware_command(CLI::App& app, Action& chosen);
 void add_models_command(CLI::App& app, Action& chosen);
 void add_roofline_command(CLI::App& app, Action& chosen);
 void add_cost_command(CLI::App& app, Action& chosen);
+void add_pricing_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli

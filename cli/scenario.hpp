@@ -9,6 +9,7 @@
 //   [training]      pretraining: chip, tokens, MFU, cluster, price
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
+//   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
 
 #include <optional>
 #include <string>
@@ -16,13 +17,15 @@
 #include <vector>
 
 #include "costmodel/loss_law.hpp"
+#include "costmodel/price_list.hpp"
 #include "problems/lifecycle_cost.hpp"
 
 namespace scaleopt::cli {
 
 struct Scenario : LifecycleInputs {
-  std::string file;            // where it was read from (for messages)
-  std::optional<LossLaw> law;  // absent without a [law] table
+  std::string file;                 // where it was read from (for messages)
+  std::optional<LossLaw> law;       // absent without a [law] table
+  std::optional<PriceList> prices;  // absent without a [pricing] table
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;

@@ -30,6 +30,8 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   result.context_tokens = context_tokens;
   result.batch_one_ratio = output_input_cost_ratio(r, 1.0, context_tokens);
   result.compute_bound_ratio = output_input_cost_ratio(r, std::exp(kLogMaxBatch), context_tokens);
+  result.hbm_full_batch =
+      (r.hbm_bytes - r.weight_bytes) / (context_tokens * cached_bytes_per_token(r));
   auto gap = [&](double x) {
     return std::log(output_input_cost_ratio(r, std::exp(x), context_tokens) / price_ratio);
   };
@@ -40,7 +42,7 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
             << " at context " << format_quantity(context_tokens, Unit::count, 4)
             << ": the roofline's ratio falls from " << format_scientific(result.batch_one_ratio, 4)
             << " at batch 1 to " << format_scientific(result.compute_bound_ratio, 4)
-            << " once decode is compute-bound";
+            << " at large batch";
     result.status = Status::infeasible;
     result.message = message.str();
     return result;

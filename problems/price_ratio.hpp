@@ -33,10 +33,14 @@ struct BatchForRatio {
   double memory_bound_factor = 0.0;  // of decode at that batch
   double compute_bound_ratio = 0.0;  // the ratio once decode is compute-bound (large batch)
   double batch_one_ratio = 0.0;      // the ratio at batch 1
+  // The most sequences the replica's HBM holds at this context: an implied batch above it
+  // cannot be served on this replica (the ratio is then a price choice, not the roofline's).
+  double hbm_full_batch = 0.0;
 };
 
 // The batch at which output_input_cost_ratio equals `price_ratio`, by TOMS 748 on ln B over
-// [1, 1e15] (the ratio falls monotonically with B until decode is compute-bound).
+// [1, 1e15] (the ratio falls monotonically with B until decode is compute-bound). The HBM
+// limit is reported, not imposed.
 BatchForRatio batch_for_price_ratio(const Roofline& roofline, double price_ratio,
                                     double context_tokens);
 

@@ -24,6 +24,28 @@ double hbm_full_balance(const Roofline& r, double x) {
 
 }  // namespace
 
+KneeResult hbm_knee_context(const Roofline& r) {
+  KneeResult knee;
+  auto balance = [&](double x) { return hbm_full_balance(r, x); };
+  if (r.hbm_bytes <= r.weight_bytes || balance(0.0) <= 0.0) {
+    knee.status = Status::converged;
+    knee.message = "HBM limits the batch at every context";
+    knee.context_tokens = 0.0;
+    return knee;
+  }
+  const RootResult root = find_root_in_bracket(balance, 0.0, kLogMaxContext);
+  if (root.status == Status::infeasible) {
+    knee.status = Status::converged;
+    knee.message = "decode can turn compute-bound within HBM at every context below 1e12";
+    knee.context_tokens = std::numeric_limits<double>::infinity();
+  } else {
+    knee.status = root.status;
+    knee.message = root.message;
+    knee.context_tokens = std::exp(root.x);
+  }
+  return knee;
+}
+
 double OutputCostTerms::total_usd() const {
   return std::max(compute_usd, weight_usd + kv_usd + indexer_usd);
 }
@@ -56,21 +78,9 @@ PricingCurve pricing_curve(const Roofline& r, const ServingSetup& setup,
     curve.points.push_back(point);
   }
 
-  auto balance = [&](double x) { return hbm_full_balance(r, x); };
-  if (r.hbm_bytes <= r.weight_bytes) {
-    curve.knee_context = 0.0;  // plan_serving has already refused such a replica
-  } else if (balance(0.0) <= 0.0) {
-    curve.knee_context = 0.0;
-  } else {
-    const RootResult knee = find_root_in_bracket(balance, 0.0, kLogMaxContext);
-    if (knee.status == Status::infeasible) {
-      curve.knee_context = std::numeric_limits<double>::infinity();
-    } else if (knee.status == Status::converged) {
-      curve.knee_context = std::exp(knee.x);
-    } else if (failure.empty()) {
-      failure = "knee: " + knee.message;
-    }
-  }
+  const KneeResult knee = hbm_knee_context(r);
+  curve.knee_context = knee.context_tokens;
+  if (knee.status != Status::converged && failure.empty()) failure = "knee: " + knee.message;
   curve.status = failure.empty() ? Status::converged : Status::not_converged;
   curve.message = failure.empty() ? "best batch at every context; knee by TOMS 748 on ln S"
                                   : "not converged: " + failure;

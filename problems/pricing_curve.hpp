@@ -55,6 +55,16 @@ struct PricingCurve {
   std::vector<CurvePoint> points;  // one per context, in the order given
 };
 
+// Where HBM fills before decode can turn compute-bound (the knee of the best-batch curve): the
+// root in ln S of ln(t_compute / t_memory) at the batch that fills HBM, by TOMS 748 over
+// [1, 1e12] tokens. The latency target is not considered (the curve's rows show its bound).
+struct KneeResult {
+  Status status = Status::not_converged;
+  std::string message;
+  double context_tokens = 0.0;  // +infinity: never below 1e12; 0: HBM-bound from the start
+};
+KneeResult hbm_knee_context(const Roofline& roofline);
+
 // Throws InputError (fields named with `prefix`) when a context does not fit the replica.
 PricingCurve pricing_curve(const Roofline& roofline, const ServingSetup& setup,
                            std::span<const double> contexts, std::string_view prefix);
