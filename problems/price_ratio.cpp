@@ -35,8 +35,11 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   auto gap = [&](double x) {
     return std::log(output_input_cost_ratio(r, std::exp(x), context_tokens) / price_ratio);
   };
-  const RootResult root = find_root_in_bracket(gap, 0.0, kLogMaxBatch);
-  if (root.status == Status::infeasible || price_ratio <= result.compute_bound_ratio) {
+  // At (or, by rounding, just below) the large-batch ratio any batch past the balance point
+  // gives it: no batch is implied. 1e-12 is far above the rounding of the ratio (~1e-16).
+  const bool at_floor = price_ratio <= result.compute_bound_ratio * (1.0 + 1e-12);
+  const RootResult root = at_floor ? RootResult{} : find_root_in_bracket(gap, 0.0, kLogMaxBatch);
+  if (at_floor || root.status == Status::infeasible) {
     std::ostringstream message;
     message << "no batch gives an output/input ratio of " << format_scientific(price_ratio, 4)
             << " at context " << format_quantity(context_tokens, Unit::count, 4)
