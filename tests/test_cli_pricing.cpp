@@ -261,3 +261,31 @@ TEST_CASE("[pricing] tiers are read with file:line errors", "[cli][pricing][scen
             .rfind("s.toml:6: pricing.tier[1].usd_per_mtok_input", 0) == 0);
   CHECK(error_of(head) == "s.toml:3: pricing: needs at least one [[pricing.tier]]");
 }
+
+TEST_CASE("docs/cli.md names every JSON key the pricing commands print", "[cli][pricing][docs]") {
+  std::ifstream in(std::string(SCALEOPT_SOURCE_DIR) + "/docs/cli.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  auto check_keys = [&](const nlohmann::json& object) {
+    for (const auto& [key, value] : object.items()) {
+      INFO(key);
+      CHECK_THAT(doc, Catch::Contains("`" + key + "`"));
+    }
+  };
+  const auto curve = run_cli({"pricing", "curve", kGemini, "--points", "2", "--json"}).json();
+  check_keys(curve);
+  check_keys(curve["points"][0]);
+  const auto kv = run_cli({"pricing", "infer-kv", kGemini, "--json"}).json();
+  check_keys(kv);
+  check_keys(kv["layouts"][0]);
+  check_keys(run_cli({"pricing", "ratio", kGemini, "--json"}).json());
+  const auto cache = run_cli({"pricing", "cache", kGemini, "--json"}).json();
+  check_keys(cache);
+  check_keys(cache["tiers"][0]);
+  check_keys(cache["switches"][0]);
+  const auto long_context = run_cli({"pricing", "long-context", kLong, "--json"}).json();
+  check_keys(long_context);
+  check_keys(long_context["variants"][0]);
+  check_keys(long_context["variants"][0]["long_context"]);
+}

@@ -22,7 +22,7 @@ struct Frontier {
   // By hand: 8 x 1979 TFLOP/s, 8 x 3.35 TB/s, 8 x 80 GB, 100e9 weight bytes, $16/h.
   double F = 8 * 1979e12, W = 8 * 3.35e12, hbm = 8 * 80e9, weights = 100e9, N = 100e9, kv = 1700.0,
          usd_per_second = 8 * 2.0 / 3600.0;
-  double s_star = 2 * N * W / (F * kv);          // 199,146 tokens
+  double s_star = 2 * N * W / (F * kv);          // 199,150 tokens
   double flat_usd = usd_per_second * 2 * N / F;  // compute-bound cost per output token
   double kv_usd_per_context_token = usd_per_second * kv / W;
 
