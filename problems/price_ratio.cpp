@@ -35,6 +35,11 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   auto gap = [&](double x) {
     return std::log(output_input_cost_ratio(r, std::exp(x), context_tokens) / price_ratio);
   };
+  if (!(std::isfinite(price_ratio) && price_ratio > 0.0)) {
+    result.status = Status::infeasible;
+    result.message = "the price ratio must be finite and positive (is an input price zero?)";
+    return result;
+  }
   // At (or, by rounding, just below) the large-batch ratio any batch past the balance point
   // gives it: no batch is implied. 1e-12 is far above the rounding of the ratio (~1e-16).
   const bool at_floor = price_ratio <= result.compute_bound_ratio * (1.0 + 1e-12);

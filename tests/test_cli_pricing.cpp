@@ -3,8 +3,10 @@
 // file:line errors, and bad flags (one line on stderr, exit 2, nothing on stdout).
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "cli/scenario.hpp"
@@ -225,6 +227,11 @@ TEST_CASE("every pricing subcommand has --help with examples", "[cli][pricing]")
     CHECK(run.status == 0);
     CHECK_THAT(run.out, Catch::Contains("Examples:"));
   }
+  const CliRun typo = run_cli({"pricing", "curv"});
+  CHECK(is_one_line_error(typo));
+  CHECK(typo.err ==
+        "scaleopt: error: unknown command 'pricing curv': expected one of curve, infer-kv, ratio, "
+        "cache, long-context (see scaleopt pricing --help)\n");
 }
 
 TEST_CASE("[pricing] tiers are read with file:line errors", "[cli][pricing][scenario]") {

@@ -67,6 +67,7 @@ TEST_CASE("ratios no batch can give are infeasible, with the reachable range", "
   const BatchForRatio at_one = batch_for_price_ratio(r, 1.0, 8192.0);
   CHECK(at_one.status == Status::infeasible);
   CHECK_THAT(at_one.message, Catch::Contains("at large batch"));
+  CHECK(batch_for_price_ratio(r, INFINITY, 8192.0).status == Status::infeasible);  // free input
   const BatchForRatio too_high = batch_for_price_ratio(r, 1000.0, 8192.0);
   CHECK(too_high.status == Status::infeasible);
   CHECK(too_high.batch_one_ratio == Approx(kBStar + 8192.0 / kSStar).epsilon(1e-12));
