@@ -97,7 +97,7 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     LossLaw law = report.fit.law;
     law.source = law_source(args, report);
     if (report.bootstrap) law.uncertainty = report.bootstrap->uncertainty();
-    write_file_atomically(args.emit_law, law_to_toml(law));
+    write_file_atomically(args.emit_law, law_to_toml(law), "--emit-law");
     report.law_file = args.emit_law;
   }
 

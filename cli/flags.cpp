@@ -20,6 +20,20 @@ double parse_positive_flag(std::string_view flag, const std::string& text, Unit 
   return value;
 }
 
+FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit unit) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) {
+    const double value = parse_positive_flag(flag, text, unit);
+    return {value, value};
+  }
+  const FlagRange range{parse_positive_flag(flag, text.substr(0, dots), unit),
+                        parse_positive_flag(flag, text.substr(dots + 2), unit)};
+  if (range.first > range.last) {
+    throw field_error(std::string(flag), "the range must ascend (FIRST..LAST), got '" + text + "'");
+  }
+  return range;
+}
+
 std::string type_name(Unit unit) {
   switch (unit) {
     case Unit::number:

@@ -14,6 +14,14 @@ double parse_flag(std::string_view flag, const std::string& text, Unit unit);
 // Same, and the value must be > 0 ("--compute: must be positive, got -1").
 double parse_positive_flag(std::string_view flag, const std::string& text, Unit unit);
 
+// "1K..1M" as {1e3, 1e6}, or one value "8K" as {8e3, 8e3}; both ends parsed as `unit`,
+// positive, and the first not above the second.
+struct FlagRange {
+  double first = 0.0;
+  double last = 0.0;
+};
+FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit unit);
+
 // CLI11 type names shown in --help for each unit (COUNT, BYTES, USD/H, ...).
 std::string type_name(Unit unit);
 

@@ -10,6 +10,7 @@
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
+//   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
 
 #include <optional>
 #include <string>
@@ -17,16 +18,18 @@
 #include <vector>
 
 #include "costmodel/loss_law.hpp"
+#include "costmodel/price_list.hpp"
 #include "problems/lifecycle_cost.hpp"
 #include "problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 
 struct Scenario : LifecycleInputs {
-  std::string file;            // where it was read from (for messages)
-  std::optional<LossLaw> law;  // absent without a [law] table
-  ProblemSpec problem;         // meaningful when problem_given
-  bool problem_given = false;  // problem.kind was set
+  std::string file;                 // where it was read from (for messages)
+  std::optional<LossLaw> law;       // absent without a [law] table
+  std::optional<PriceList> prices;  // absent without a [pricing] table
+  ProblemSpec problem;              // meaningful when problem_given
+  bool problem_given = false;       // problem.kind was set
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;

@@ -42,6 +42,13 @@ ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view defaul
           doc,  get,  set,          nullptr,   nullptr,      true};
 }
 
+// A [pricing] key: read by cli/price_list_file.hpp, listed here for docs and --set.
+ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
+                        std::string_view default_text, std::string_view doc) {
+  return {path, kind,    unit,    kNonNegative, default_text, false,
+          doc,  nullptr, nullptr, nullptr,      nullptr,      true};
+}
+
 LossLaw& law_of(Scenario& s, std::string_view path) {
   if (!s.law) throw field_error(std::string(path), "the scenario has no [law] table");
   s.law->name = "custom";
@@ -485,6 +492,19 @@ std::vector<ScenarioKey> make_keys() {
           "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
           [](const Scenario& s) { return s.problem.tokens_per_param; },
           [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
+      // [pricing]: a provider's price list, read by cli/price_list_file.hpp
+      pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
+                  "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),
+      pricing_key("pricing.source", KeyKind::text, Unit::number, "none",
+                  "Where and when the prices were published"),
+      pricing_key("pricing.tier[].max_context", KeyKind::number, Unit::count,
+                  "none (the last tier)",
+                  "[[pricing.tier]]: prompts of at most this many tokens pay this tier; tiers "
+                  "ascend and the last has no bound"),
+      pricing_key("pricing.tier[].usd_per_mtok_input", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million input tokens"),
+      pricing_key("pricing.tier[].usd_per_mtok_output", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million output tokens"),
   };
 }
 

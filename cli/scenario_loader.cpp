@@ -5,6 +5,7 @@
 
 #include "cli/hardware_catalog.hpp"
 #include "cli/law_file.hpp"
+#include "cli/price_list_file.hpp"
 #include "cli/scenario.hpp"
 #include "cli/scenario_keys.hpp"
 #include "cli/toml_reading.hpp"
@@ -96,8 +97,8 @@ void apply_override(TomlDocument& document, const std::string& argument) {
   }
 }
 
-// Rejects keys the registry does not know, in every table but [law] (read_law_table checks
-// its own) and [hardware] (chip tables are checked when read).
+// Rejects keys the registry does not know, in every table but [law] and [pricing] (their
+// readers check their own) and [hardware] (chip tables are checked when read).
 void reject_unknown(const std::string& file, const toml::table& table, const std::string& prefix) {
   std::vector<std::string_view> known;
   for (const ScenarioKey& key : scenario_keys()) {
@@ -191,7 +192,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   const std::vector<Hardware> chips = chips_of(document);
   for (const auto& [name, node] : document.table) {
     const std::string table(name.str());
-    if (table == "law" || table == "hardware") continue;
+    if (table == "law" || table == "pricing" || table == "hardware") continue;
     reject_unknown(file, read_table(file, node, table), table);
   }
 
@@ -199,6 +200,9 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   scenario.file = file;
   if (const toml::node* law = document.table.get("law")) {
     scenario.law = read_law_table(file, read_table(file, *law, "law"), "law");
+  }
+  if (const toml::node* prices = document.table.get("pricing")) {
+    scenario.prices = read_price_list(file, read_table(file, *prices, "pricing"), "pricing");
   }
   const KeyContext context{chips};
   for (const ScenarioKey& key : scenario_keys()) {

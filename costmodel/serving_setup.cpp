@@ -22,6 +22,11 @@ double ServingSetup::price_per_chip_hour(std::string_view prefix) const {
   return chip_hour_price(usd_per_chip_hour, chip, prefix);
 }
 
+double ServingSetup::flop_per_byte() const {
+  return chip.peak_flop_per_second(precision) * compute_efficiency /
+         (chip.hbm_bytes_per_second * bandwidth_efficiency);
+}
+
 void ServingSetup::validate(std::string_view prefix) const {
   auto fail = [&](std::string_view field, double value, std::string_view rule) {
     std::ostringstream message;
