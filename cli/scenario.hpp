@@ -33,6 +33,9 @@ struct Scenario : LifecycleInputs {
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;
+  // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
+  // reports that say where each input came from.
+  std::vector<std::string> keys_given;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to

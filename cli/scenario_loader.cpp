@@ -210,6 +210,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     const toml::node* node = document.table.at_path(key.path).node();
     if (node) {
       read_key(key, file, *node, scenario, context);
+      scenario.keys_given.emplace_back(key.path);
       continue;
     }
     // Chips default to the assumed one even without a table: every setup needs a chip.

@@ -40,8 +40,9 @@ ServingInputs from_flags(const ServingFlags& flags) {
   return in;
 }
 
-ServingInputs from_scenario(const ServingFlags& flags) {
-  const Scenario scenario = load_scenario(flags.scenario, flags.overrides);
+}  // namespace
+
+ServingInputs serving_inputs(const Scenario& scenario) {
   ServingInputs in;
   in.prefix = "inference";
   in.file = scenario.file;
@@ -51,8 +52,6 @@ ServingInputs from_scenario(const ServingFlags& flags) {
   in.assumptions = scenario.assumptions;
   return in;
 }
-
-}  // namespace
 
 void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario) {
   if (with_scenario) {
@@ -102,7 +101,9 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
 }
 
 ServingInputs resolve_serving(const ServingFlags& flags) {
-  ServingInputs in = flags.scenario.empty() ? from_flags(flags) : from_scenario(flags);
+  ServingInputs in = flags.scenario.empty()
+                         ? from_flags(flags)
+                         : serving_inputs(load_scenario(flags.scenario, flags.overrides));
   ServingSetup& setup = in.setup;
   if (!flags.hardware.empty()) {
     setup.chip =

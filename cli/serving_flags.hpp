@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/scenario.hpp"
 #include "costmodel/architecture.hpp"
 #include "costmodel/price_list.hpp"
 #include "costmodel/roofline.hpp"
@@ -45,6 +46,9 @@ struct ServingInputs {
 
 // Throws InputError naming the flag (or file:line and key) for bad input.
 ServingInputs resolve_serving(const ServingFlags& flags);
+
+// The model, serving setup and price list of a scenario already read.
+ServingInputs serving_inputs(const Scenario& scenario);
 
 // "8 x h200 (fp8 weights, bf16 KV)".
 std::string describe_replica(const ServingInputs& inputs);

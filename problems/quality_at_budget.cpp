@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
@@ -62,6 +63,13 @@ std::string unaffordable_message(const LifetimeCostModel& model, CostUnit unit, 
 }
 
 }  // namespace
+
+double tokens_within_budget(const LifetimeCostModel& model, CostUnit unit, double budget,
+                            double params) {
+  const double left = budget - non_pretrain_costs(model, unit, params).value;
+  if (!(left > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return left / (pretrain_per_param_token(model, unit) * params);
+}
 
 void QualityAtBudgetOptions::validate() const {
   if (!std::isfinite(min_params) || min_params < 1.0) {
@@ -140,8 +148,7 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     upper = edge.x;
   }
   auto tokens_at = [&](double log_params) {
-    const double params = std::exp(log_params);
-    return (budget - non_pretrain_costs(model, unit, params).value) / (k * params);
+    return tokens_within_budget(model, unit, budget, std::exp(log_params));
   };
   // dL/d ln N along the binding budget: -alpha p - beta q d ln D / d ln N, with
   // d ln D / d ln N = -(d fixed / d ln N) / (budget - fixed) - 1.
