@@ -23,5 +23,7 @@ void add_cost_command(CLI::App& app, Action& chosen);
 void add_solve_command(CLI::App& app, Action& chosen);
 void add_fit_command(CLI::App& app, Action& chosen);
 void add_pricing_command(CLI::App& app, Action& chosen);
+void add_plot_command(CLI::App& app, Action& chosen);
+void add_report_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli
