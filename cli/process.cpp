@@ -89,7 +89,11 @@ ProcessResult run_program(const std::string& program, const std::vector<std::str
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, output.fd(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, output.fd(), STDERR_FILENO);
+  if (options.keep_stderr) {
+    posix_spawn_file_actions_adddup2(&actions, output.fd(), STDERR_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   // Its own process group, so that a timeout ends the program and the helpers it started.

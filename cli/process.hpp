@@ -11,6 +11,9 @@ struct ProcessOptions {
   double timeout_seconds = 120.0;
   // At most this many bytes of the program's output are kept (its first ones).
   std::size_t max_output_bytes = 64 * 1024;
+  // Keep stderr with stdout (true), or discard it (chromium logs to stderr while it prints
+  // the page on stdout).
+  bool keep_stderr = true;
 };
 
 struct ProcessResult {
@@ -18,7 +21,7 @@ struct ProcessResult {
   std::string start_error;  // why it did not start (strerror of posix_spawnp)
   int exit_status = -1;     // the program's exit status when it exited normally
   bool timed_out = false;
-  std::string output;  // stdout and stderr, interleaved as written
+  std::string output;  // stdout and (keep_stderr) stderr, interleaved as written
   bool succeeded() const { return started && !timed_out && exit_status == 0; }
 };
 
