@@ -1,5 +1,6 @@
 # The two commands of the README's Quick start, and a few more for developers.
-#   make demo   install what is missing, build Release, run the headline reproduction
+#   make demo   install what is missing, build Release, run the headline reproduction and
+#               write its HTML report, demo-report.html
 #   make test   install what is missing, build, run every test (ctest)
 #   make bench  run the Google Benchmark programs (medians of 5 repetitions)
 #   make format apply clang-format to every source file
@@ -29,6 +30,9 @@ demo: build
 	@echo
 	@echo "== Sardana et al. (2024): the cheapest model that reaches loss 1.947 and serves 2T tokens =="
 	@$(SCALEOPT) solve examples/sardana_compute.toml
+	@echo
+	@echo "== The talk's argument as one HTML page: the answer, costs by phase, figures, sources =="
+	@$(SCALEOPT) report examples/frontier_100x.toml --out demo-report.html
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

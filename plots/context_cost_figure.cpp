@@ -38,6 +38,12 @@ ContextRange context_range(const Roofline& roofline, const std::optional<PriceLi
   ContextRange range{options.first_context, options.last_context};
   const double s_star = crossover_context(roofline);
   if (std::isfinite(s_star)) range.last = std::max(range.last, 2 * s_star);
+  // S* and the knee a decade inside the axis, so that the flat part shows.
+  for (const double marked : {s_star, hbm_knee_context(roofline).context_tokens}) {
+    if (std::isfinite(marked) && marked > 0.0 && marked < 10 * range.first) {
+      range.first = std::max(1.0, std::pow(10.0, std::floor(std::log10(marked / 10))));
+    }
+  }
   if (prices) {
     for (const PriceTier& tier : prices->tiers) {
       if (std::isfinite(tier.max_context_tokens)) {
@@ -131,10 +137,10 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
   c += "set xlabel \"context (tokens in each sequence's KV cache, log scale)\"\n";
   c += "set ylabel \"cost per million tokens (USD, log scale)\"\n";
   c += "set logscale xy\n";
-  c += "set xrange [" + number(range.first) + ":" + number(range.last) + "]\n";
+  c += log_range("x", range.first, range.last);
   const double y_low = std::pow(10.0, std::floor(std::log10(low)));
   const double y_high = std::pow(10.0, std::ceil(std::log10(high * 1.5)));
-  c += "set yrange [" + number(y_low) + ":" + number(y_high) + "]\n";
+  c += log_range("y", y_low, y_high);
   c += log_tics("x", range.first, range.last, Unit::count);
   c += log_tics("y", y_low, y_high, Unit::usd);
   c += "set tics out nomirror\n";
@@ -159,6 +165,8 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
     ++tag;
   };
   vertical(s_star, "S* = " + context_text(s_star), "#000000", 0.95);
+  vertical(setup.context_tokens, "the scenario's context = " + context_text(setup.context_tokens),
+           "#1f77b4", 0.81);
   if (knee.status == Status::converged) {
     vertical(knee.context_tokens, "knee (HBM full) = " + context_text(knee.context_tokens),
              "#555555", 0.88);

@@ -2,7 +2,8 @@
 // Cost per input and output token against context length (log axes), from the inference
 // roofline at the best batch of each context (problems/pricing_curve.hpp): output flat while
 // decode can turn compute-bound, then rising with the KV read; the large-batch limit with its
-// crossover S*; the knee where HBM fills first; and a provider's tiered price list over it.
+// crossover S*; the knee where HBM fills first; the scenario's own context; and a provider's
+// tiered price list over it.
 
 #include <optional>
 #include <string>
@@ -15,7 +16,8 @@
 namespace scaleopt::plots {
 
 struct ContextCostOptions {
-  double first_context = 1e3;  // tokens; the axis starts here
+  // Tokens; the axis starts here, or a decade below S* or the knee when they come sooner.
+  double first_context = 1e3;
   // The axis ends here, or further to show S* and every price step (twice the last one), but
   // never past the longest context one sequence can hold in the replica's HBM.
   double last_context = 1e6;

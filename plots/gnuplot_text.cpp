@@ -114,6 +114,11 @@ std::string plot_command(const std::vector<std::string>& clauses) {
   return command.empty() ? command : command + "\n";
 }
 
+std::string log_range(std::string_view axis, double low, double high) {
+  return "set " + std::string(axis) + "range [" + number(low * (1 - 1e-9)) + ":" +
+         number(high * (1 + 1e-9)) + "]\n";
+}
+
 double nice_step(double high, int count) {
   if (!(high > 0.0) || count < 1) return 1.0;
   const double rough = high / count;

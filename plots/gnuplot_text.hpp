@@ -41,6 +41,10 @@ struct DataTable {
 std::string log_tics(std::string_view axis, double low, double high, Unit unit,
                      int significant = 3);
 
+// "set xrange [...]" for a log axis from `low` to `high`, a hair wider (1e-9 relative) so
+// that gnuplot keeps the tics that sit exactly on the ends (rounding may drop them otherwise).
+std::string log_range(std::string_view axis, double low, double high);
+
 // "set ytics (...)" on a linear axis from 0 to `high`: about `count` labelled tics at steps of
 // 1, 2 or 5 times a power of ten, each labelled by `label`.
 std::string linear_tics(std::string_view axis, double high,

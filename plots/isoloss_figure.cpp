@@ -233,8 +233,8 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
   c += "set xlabel \"parameters N (log scale)\"\n";
   c += "set ylabel \"pretraining tokens D (log scale)\"\n";
   c += "set logscale xy\n";
-  c += "set xrange [" + number(box.params_min) + ":" + number(box.params_max) + "]\n";
-  c += "set yrange [" + number(box.tokens_min) + ":" + number(box.tokens_max) + "]\n";
+  c += log_range("x", box.params_min, box.params_max);
+  c += log_range("y", box.tokens_min, box.tokens_max);
   c += log_tics("x", box.params_min, box.params_max, Unit::count);
   c += log_tics("y", box.tokens_min, box.tokens_max, Unit::count);
   c += "set tics out nomirror\n";

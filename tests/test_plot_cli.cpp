@@ -281,3 +281,19 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
                           Catch::Contains("undefined variable: oops"));
   CHECK(files_in(directory.path()).empty());
 }
+
+TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs]") {
+  const std::string docs = read_file(std::string(SCALEOPT_SOURCE_DIR) + "/docs/plots.md");
+  for (const char* kind : {"isoloss", "cost-vs-context", "phases"}) {
+    CHECK_THAT(docs, Catch::Contains(std::string("scaleopt plot ") + kind + " examples/"));
+  }
+  const std::regex image(R"(!\[[^\]]*\]\((figures/[^)]+\.png)\))");
+  int images = 0;
+  for (auto it = std::sregex_iterator(docs.begin(), docs.end(), image);
+       it != std::sregex_iterator(); ++it, ++images) {
+    const std::string path = std::string(SCALEOPT_SOURCE_DIR) + "/docs/" + (*it)[1].str();
+    INFO(path);
+    CHECK(png_header(read_file(path)).signature);
+  }
+  CHECK(images >= 3);
+}
