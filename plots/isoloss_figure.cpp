@@ -170,7 +170,7 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
          "training compute 6ND");
   family("isoloss_cost.dat", map.iso_cost, "lc rgb \"#2ca02c\" lw 1.8 dt (3,3)", legend_costs);
   family("isoloss_frontier.dat", {map.frontier}, "lc rgb \"#1f77b4\" lw 2", text.frontier_name);
-  family("isoloss_target.dat", {map.target}, "lc rgb \"#000000\" lw 2.5", "target loss");
+  family("isoloss_target.dat", {map.target}, "lc rgb \"#000000\" lw 2.5", "loss of the plans");
   // The marks' labels first, then the target's (drawn last, on top), the other losses where
   // the contours leave the plot, lifetime costs where their lines leave it (at the bottom,
   // where inference eats the budget), compute where the iso-FLOP lines enter it. A label that
@@ -200,7 +200,8 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
   const std::string target_labels = labels(
       "isoloss_target_label.dat", {map.target}, End::high_params,
       [&](const MapCurve&) {
-        return "L = " + format_quantity(text.target_loss, Unit::number, 5) + " (target)";
+        return "L = " + format_quantity(text.target_loss, Unit::number, 5) + " (" +
+               text.target_note + ")";
       },
       "#000000");
   for (const std::string& clause :

@@ -18,7 +18,8 @@ struct IsolossText {
   std::string assumptions;        // second title line: law, demand, prices, the rule
   CostUnit unit = CostUnit::usd;  // of the lifetime-cost lines
   double target_loss = 0.0;
-  std::string frontier_name;  // "compute-optimal frontier (epoch2024)" or "D = 20 N"
+  std::string target_note = "target";  // its label: "L = 1.947 (target)"; "best the budget buys"
+  std::string frontier_name;           // "compute-optimal frontier (epoch2024)" or "D = 20 N"
   // Lifetime costs of the marks in `unit`, shown in their labels (NaN: not shown).
   double optimum_cost = NAN, chinchilla_cost = NAN, heuristic_cost = NAN;
 };
