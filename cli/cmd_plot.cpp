@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/gnuplot_runner.hpp"
 #include "cli/plot_figures.hpp"
+#include "cli/scenario_flags.hpp"
 #include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
 
@@ -62,9 +63,7 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   command->add_option("kind", args->kind, "What to draw: " + plot_kind_names())
       ->type_name("KIND")
       ->required();
-  command->add_option("scenario", args->scenario, "Scenario file (TOML, docs/scenario.md)")
-      ->type_name("SCENARIO.toml")
-      ->required();
+  add_scenario_arguments(*command, args->scenario, args->overrides);
   command->add_option("--out", args->out, "The figure: FILE.svg or FILE.png (format from the name)")
       ->type_name("FILE")
       ->required();
@@ -72,11 +71,6 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       ->add_option("--script", args->script,
                    "Write the gnuplot script and its data files into DIR instead of drawing")
       ->type_name("DIR");
-  command
-      ->add_option("--set", args->overrides,
-                   "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
   add_solver_flags(*command, args->solver);
   command->footer(
       "Kinds (docs/plots.md):\n"

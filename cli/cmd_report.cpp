@@ -13,6 +13,7 @@
 #include "cli/gnuplot_runner.hpp"
 #include "cli/plot_figures.hpp"
 #include "cli/report_html.hpp"
+#include "cli/scenario_flags.hpp"
 #include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
 #include "costmodel/input_error.hpp"
@@ -97,15 +98,8 @@ void add_report_command(CLI::App& app, Action& chosen) {
   auto* command = app.add_subcommand(
       "report", "Write one self-contained HTML report of a scenario: answer, costs, figures");
   auto args = std::make_shared<ReportArgs>();
-  command->add_option("scenario", args->scenario, "Scenario file (TOML, docs/scenario.md)")
-      ->type_name("SCENARIO.toml")
-      ->required();
+  add_scenario_arguments(*command, args->scenario, args->overrides);
   command->add_option("--out", args->out, "The report: FILE.html")->type_name("FILE")->required();
-  command
-      ->add_option("--set", args->overrides,
-                   "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
   add_solver_flags(*command, args->solver);
   command->footer(
       "One HTML file, no network and no JavaScript needed: the question, the answer as\n"

@@ -1,0 +1,17 @@
+#include "cli/scenario_flags.hpp"
+
+namespace scaleopt::cli {
+
+void add_scenario_arguments(CLI::App& command, std::string& scenario,
+                            std::vector<std::string>& overrides) {
+  command.add_option("scenario", scenario, "Scenario file (TOML, docs/scenario.md)")
+      ->type_name("SCENARIO.toml")
+      ->required();
+  command
+      .add_option("--set", overrides,
+                  "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+}
+
+}  // namespace scaleopt::cli
