@@ -99,6 +99,41 @@ Table choices_table(const Scenario& scenario) {
   return table;
 }
 
+// Whether an input enters the scenario's problem: the shares only equal-cost, budgets only
+// max-quality; a FLOPs problem no prices, chips or setups (only the law, the demand and RL
+// tokens); inference priced at fixed MFUs no roofline settings (as the loader's assumptions).
+bool enters_problem(const Scenario& scenario, std::string_view path) {
+  const ProblemKind kind = scenario.problem.kind;
+  auto any_prefix = [&](std::initializer_list<std::string_view> prefixes) {
+    for (const std::string_view prefix : prefixes) {
+      if (path.starts_with(prefix)) return true;
+    }
+    return false;
+  };
+  if (path == "training.tokens") return false;  // the problem chooses D
+  if (path == "rl.rollout_tokens" && kind == ProblemKind::equal_cost) return false;  // its shares
+  if (path.starts_with("problem.shares.")) return kind == ProblemKind::equal_cost;
+  if (any_prefix({"problem.budget", "problem.fleet", "problem.min_params"})) {
+    return kind == ProblemKind::max_quality;
+  }
+  if (any_prefix({"problem.target"})) {
+    return kind == ProblemKind::min_lifetime_flops || kind == ProblemKind::min_lifetime_cost;
+  }
+  if (path.starts_with("problem.params")) return kind == ProblemKind::equal_cost;
+  if (kind == ProblemKind::min_lifetime_flops) {
+    return any_prefix({"law.", "problem.", "inference.tokens", "inference.rate",
+                       "inference.duration", "inference.requests", "inference.input_tokens",
+                       "inference.output_tokens", "inference.output_fraction", "rl.rollout_tokens",
+                       "rl.trained_fraction", "rl.extra_forward_passes"});
+  }
+  if (scenario.serving.pricing == InferencePricing::mfu) {
+    return !any_prefix({"inference.chips", "inference.context", "inference.batch",
+                        "inference.latency", "inference.compute_efficiency",
+                        "inference.bandwidth_efficiency"});
+  }
+  return !any_prefix({"inference.prefill_mfu", "inference.decode_mfu"});
+}
+
 }  // namespace
 
 std::string input_source(const Scenario& scenario, const std::string& path,
@@ -235,9 +270,10 @@ std::string report_html(const ReportInputs& inputs) {
 
   h += "<section id=\"assumptions\">\n<h2>Assumptions</h2>\n";
   h += html_table(choices_table(scenario));
-  Table table("Every numeric input, its value and where it comes from");
+  Table table("Every numeric input of this problem, its value and where it comes from");
   table.header({"input", "value", "source", "meaning"});
   for (const NumericInput& input : numeric_inputs(scenario)) {
+    if (!enters_problem(scenario, input.path)) continue;
     table.cells({input.path, format_quantity(input.value, input.unit, 4),
                  input_source(scenario, input.path, inputs.overrides), std::string(input.doc)});
   }
