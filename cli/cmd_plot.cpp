@@ -11,6 +11,8 @@
 #include "cli/scenario_flags.hpp"
 #include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
+#include "cli/sweep_plot.hpp"
+#include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -21,26 +23,14 @@ struct PlotArgs {
   std::vector<std::string> overrides;
   std::string out;
   std::string script;
+  SweepChoice sweep;
+  bool sweep_options = false;  // --x, --y or --series given
   SolverOptions solver;
 };
 
-int run_plot(const PlotArgs& args, std::ostream& out) {
-  const PlotKind kind = parse_plot_kind(args.kind);
-  const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  plots::Figure figure;
-  if (kind == PlotKind::cost_vs_context) {
-    figure = cost_vs_context_of(scenario);
-  } else {
-    const LifecycleSolution solution = solve_scenario(scenario, args.solver);
-    if (solution.status() != Status::converged) {
-      out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
-          << "No figure drawn: the solver's last iterate is not an optimum.\n";
-      return kExitNotConverged;
-    }
-    figure =
-        kind == PlotKind::isoloss ? isoloss_of(scenario, solution) : phases_of(scenario, solution);
-  }
+// Draws the figure, or writes its script and data with --script.
+int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
+           plots::FigureFormat format, std::ostream& out) {
   if (!args.script.empty()) {
     const std::string output = std::filesystem::path(args.out).filename().string();
     const auto written = write_figure_script(figure, args.script, output, format);
@@ -54,6 +44,32 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   return kExitOk;
 }
 
+int run_plot(const PlotArgs& args, std::ostream& out) {
+  const PlotKind kind = parse_plot_kind(args.kind);
+  const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
+  if (args.sweep_options && kind != PlotKind::sweep) {
+    throw InputError("--x, --y and --series: only for plot sweep");
+  }
+  if (kind == PlotKind::sweep) {
+    if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
+    return finish(args, sweep_of(args.scenario, args.sweep), kind, format, out);
+  }
+  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  if (kind == PlotKind::cost_vs_context) {
+    return finish(args, cost_vs_context_of(scenario), kind, format, out);
+  }
+  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  if (solution.status() != Status::converged) {
+    out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
+        << "No figure drawn: the solver's last iterate is not an optimum.\n";
+    return kExitNotConverged;
+  }
+  return finish(
+      args,
+      kind == PlotKind::isoloss ? isoloss_of(scenario, solution) : phases_of(scenario, solution),
+      kind, format, out);
+}
+
 }  // namespace
 
 void add_plot_command(CLI::App& app, Action& chosen) {
@@ -63,7 +79,9 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   command->add_option("kind", args->kind, "What to draw: " + plot_kind_names())
       ->type_name("KIND")
       ->required();
-  add_scenario_arguments(*command, args->scenario, args->overrides);
+  add_scenario_arguments(*command, args->scenario, args->overrides, "SCENARIO.toml|SWEEP.csv",
+                         "Scenario file (TOML, docs/scenario.md), or for sweep the file of "
+                         "'scaleopt sweep --out'");
   command->add_option("--out", args->out, "The figure: FILE.svg or FILE.png (format from the name)")
       ->type_name("FILE")
       ->required();
@@ -71,6 +89,27 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       ->add_option("--script", args->script,
                    "Write the gnuplot script and its data files into DIR instead of drawing")
       ->type_name("DIR");
+  auto* x =
+      command
+          ->add_option("--x", args->sweep.x, "sweep: the varied input along x (default: the first)")
+          ->type_name("PATH")
+          ->group("Sweep");
+  auto* y = command
+                ->add_option("--y", args->sweep.y,
+                             "sweep: the column drawn (e.g. pretrain_tokens, cost.total.usd)")
+                ->type_name("COLUMN")
+                ->default_str("params")
+                ->group("Sweep");
+  auto* series =
+      command
+          ->add_option(
+              "--series", args->sweep.series,
+              "sweep: one line per value of this varied input (default: the second), or none")
+          ->type_name("PATH")
+          ->group("Sweep");
+  for (CLI::Option* option : {x, y, series}) {
+    option->each([args](const std::string&) { args->sweep_options = true; });
+  }
   add_solver_flags(*command, args->solver);
   command->footer(
       "Kinds (docs/plots.md):\n"
@@ -78,11 +117,14 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "                   the frontier, the optimum and the Chinchilla model of equal quality\n"
       "  cost-vs-context  cost per input and output token against context, S*, price list\n"
       "  phases           pretraining / RL / inference cost of each plan, stacked\n"
+      "  sweep            one output against a varied input from a sweep file, a line per\n"
+      "                   value of a second input (--x, --y, --series)\n"
       "gnuplot draws (scripts/install-deps installs it); --script leaves the script instead.\n"
       "Examples:\n"
       "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
       "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
-      "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n");
+      "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
+      "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_plot(*args, out); }; });
 }

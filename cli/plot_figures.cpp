@@ -14,10 +14,11 @@
 namespace scaleopt::cli {
 namespace {
 
-constexpr std::array<std::pair<PlotKind, std::string_view>, 3> kKinds{{
+constexpr std::array<std::pair<PlotKind, std::string_view>, 4> kKinds{{
     {PlotKind::isoloss, "isoloss"},
     {PlotKind::cost_vs_context, "cost-vs-context"},
     {PlotKind::phases, "phases"},
+    {PlotKind::sweep, "sweep"},
 }};
 
 // The scenario's file name without its directories (titles never show a machine's paths).

@@ -10,9 +10,9 @@
 #pragma GCC diagnostic pop
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <sstream>
+
+#include "cli/csv_errors.hpp"
 
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
@@ -32,51 +32,7 @@ struct Column {
 };
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
-  throw InputError(path + ":" + std::to_string(line) + ": " + what);
-}
-
-// The parser's error, reworded with our FILE:LINE prefix (its own messages quote the file
-// name in the middle of the sentence).
-[[noreturn]] void translate(const std::string& path, const io::error::base& error,
-                            const Column* columns) {
-  const auto* at_line = dynamic_cast<const io::error::with_file_line*>(&error);
-  const int line = at_line ? at_line->file_line : 1;
-  if (dynamic_cast<const io::error::can_not_open_file*>(&error)) {
-    const auto& open_error = dynamic_cast<const io::error::can_not_open_file&>(error);
-    throw InputError(path + ": cannot open the file" +
-                     (open_error.errno_value
-                          ? std::string(" (") + std::strerror(open_error.errno_value) + ")"
-                          : std::string()));
-  }
-  if (dynamic_cast<const io::error::header_missing*>(&error)) {
-    fail(path, 1, "empty file: expected a header line naming the columns");
-  }
-  if (const auto* missing = dynamic_cast<const io::error::missing_column_in_header*>(&error)) {
-    std::string flag;
-    for (int c = 0; c < 3; ++c) {
-      if (*columns[c].name == missing->column_name) flag = columns[c].flag;
-    }
-    fail(path, 1,
-         std::string("no column '") + missing->column_name + "' (named by " + flag +
-             ") in the header");
-  }
-  if (const auto* duplicate = dynamic_cast<const io::error::duplicated_column_in_header*>(&error)) {
-    fail(path, 1,
-         std::string("column '") + duplicate->column_name + "' appears twice in the header");
-  }
-  if (dynamic_cast<const io::error::too_few_columns*>(&error)) {
-    fail(path, line, "ragged row: fewer cells than the header has columns");
-  }
-  if (dynamic_cast<const io::error::too_many_columns*>(&error)) {
-    fail(path, line, "ragged row: more cells than the header has columns");
-  }
-  if (dynamic_cast<const io::error::escaped_string_not_closed*>(&error)) {
-    fail(path, line, "a quoted cell is not closed");
-  }
-  if (dynamic_cast<const io::error::line_length_limit_exceeded*>(&error)) {
-    fail(path, line, "line longer than 16 MB");
-  }
-  fail(path, line, error.what());
+  fail_at_line(path, line, what);
 }
 
 double read_cell(const std::string& path, int line, const Column& column, const char* cell) {
@@ -140,7 +96,12 @@ RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
     }
     result.last_line = std::max(result.last_line, static_cast<int>(reader.get_file_line()));
   } catch (const io::error::base& error) {
-    translate(path, error, wanted);
+    rethrow_csv_error(path, error, [&](const std::string& column) {
+      for (const Column& c : wanted) {
+        if (*c.name == column) return std::string(c.flag);
+      }
+      return std::string("a flag");
+    });
   }
   if (result.runs.empty())
     fail(path, std::max(result.last_line, 1), "no data rows after the header");

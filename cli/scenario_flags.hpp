@@ -7,7 +7,10 @@
 
 namespace scaleopt::cli {
 
-void add_scenario_arguments(CLI::App& command, std::string& scenario,
-                            std::vector<std::string>& overrides);
+// `type_name` and `description` of the positional argument can say what else it may be.
+void add_scenario_arguments(
+    CLI::App& command, std::string& scenario, std::vector<std::string>& overrides,
+    const std::string& type_name = "SCENARIO.toml",
+    const std::string& description = "Scenario file (TOML, docs/scenario.md)");
 
 }  // namespace scaleopt::cli

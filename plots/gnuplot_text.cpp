@@ -83,6 +83,12 @@ std::string DataTable::file() const {
 }
 
 std::string log_tics(std::string_view axis, double low, double high, Unit unit, int significant) {
+  return log_tics(axis, low, high,
+                  [&](double value) { return format_quantity(value, unit, significant); });
+}
+
+std::string log_tics(std::string_view axis, double low, double high,
+                     const std::function<std::string(double)>& label) {
   const int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
   const int last = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
   const int decades = last - first;
@@ -94,8 +100,8 @@ std::string log_tics(std::string_view axis, double low, double high, Unit unit, 
     const double tolerance = 1e-9 * power;
     if (power >= low - tolerance && power <= high + tolerance) {
       const bool labelled = (k - first) % every == 0 || decades <= 1;
-      add(gnuplot_string(labelled ? format_quantity(power, unit, significant) : "") + " " +
-          number(power) + (labelled ? "" : " 1"));
+      add(gnuplot_string(labelled ? label(power) : "") + " " + number(power) +
+          (labelled ? "" : " 1"));
     }
     if (decades > 10) continue;  // minor tics would crowd the axis
     for (int m = 2; m <= 9; ++m) {
@@ -131,10 +137,17 @@ double nice_step(double high, int count) {
 
 std::string linear_tics(std::string_view axis, double high,
                         const std::function<std::string(double)>& label, int count) {
-  const double step = nice_step(high, count);
+  return linear_tics(axis, 0.0, high, label, count);
+}
+
+std::string linear_tics(std::string_view axis, double low, double high,
+                        const std::function<std::string(double)>& label, int count) {
+  const double step = nice_step(high - low, count);
   std::string tics;
-  for (int i = 0; i * step <= high * (1 + 1e-9); ++i) {
-    tics += (tics.empty() ? "" : ", ") + gnuplot_string(label(i * step)) + " " + number(i * step);
+  for (long i = static_cast<long>(std::ceil(low / step - 1e-9)); i * step <= high * (1 + 1e-9);
+       ++i) {
+    const double value = i * step;
+    tics += (tics.empty() ? "" : ", ") + gnuplot_string(label(value)) + " " + number(value);
   }
   return "set " + std::string(axis) + "tics (" + tics + ")\n";
 }

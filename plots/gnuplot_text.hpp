@@ -36,18 +36,24 @@ struct DataTable {
 };
 
 // "set xtics (...)" on a log axis from `low` to `high` (> 0): a labelled tic at every power of
-// ten (every second or third one when there are many), labelled by format_quantity in `unit`,
-// and unlabelled minor tics at 2..9 times each power. `axis` is "x", "y", "x2" or "y2".
+// ten (every second or third one when there are many), labelled by format_quantity in `unit`
+// (or by `label`), and unlabelled minor tics at 2..9 times each power. `axis` is "x", "y",
+// "x2" or "y2".
 std::string log_tics(std::string_view axis, double low, double high, Unit unit,
                      int significant = 3);
+std::string log_tics(std::string_view axis, double low, double high,
+                     const std::function<std::string(double)>& label);
 
 // "set xrange [...]" for a log axis from `low` to `high`, a hair wider (1e-9 relative) so
 // that gnuplot keeps the tics that sit exactly on the ends (rounding may drop them otherwise).
 std::string log_range(std::string_view axis, double low, double high);
 
-// "set ytics (...)" on a linear axis from 0 to `high`: about `count` labelled tics at steps of
-// 1, 2 or 5 times a power of ten, each labelled by `label`.
+// "set ytics (...)" on a linear axis from `low` (0 by default) to `high`: about `count`
+// labelled tics at multiples of a step of 1, 2 or 5 times a power of ten, each labelled by
+// `label`.
 std::string linear_tics(std::string_view axis, double high,
+                        const std::function<std::string(double)>& label, int count = 6);
+std::string linear_tics(std::string_view axis, double low, double high,
                         const std::function<std::string(double)>& label, int count = 6);
 
 // "plot A, \\" + newline + "     B": one plot command from its clauses (file and style each); ""
