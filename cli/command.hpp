@@ -22,5 +22,7 @@ void add_roofline_command(CLI::App& app, Action& chosen);
 void add_cost_command(CLI::App& app, Action& chosen);
 void add_solve_command(CLI::App& app, Action& chosen);
 void add_fit_command(CLI::App& app, Action& chosen);
+void add_sweep_command(CLI::App& app, Action& chosen);
+void add_merge_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli
