@@ -41,6 +41,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_sweep_command(app, chosen);
   add_merge_command(app, chosen);
   add_sensitivity_command(app, chosen);
+  add_uncertainty_command(app, chosen);
 
   // CLI11 would report a mistyped command as "A subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -25,5 +25,6 @@ void add_fit_command(CLI::App& app, Action& chosen);
 void add_sweep_command(CLI::App& app, Action& chosen);
 void add_merge_command(CLI::App& app, Action& chosen);
 void add_sensitivity_command(CLI::App& app, Action& chosen);
+void add_uncertainty_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli

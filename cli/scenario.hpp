@@ -10,6 +10,7 @@
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "costmodel/loss_law.hpp"
+#include "problems/input_distribution.hpp"
 #include "problems/lifecycle_cost.hpp"
 #include "problems/lifecycle_problem.hpp"
 
@@ -30,6 +32,8 @@ struct Scenario : LifecycleInputs {
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;
+  // Distributions of inputs for Monte Carlo ([uncertainty], cli/uncertainty_table.hpp).
+  UncertaintySpec uncertainty;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to

@@ -559,6 +559,7 @@ std::vector<std::string_view> scenario_tables() {
   };
   for (const ScenarioKey& key : scenario_keys()) add(key.path.substr(0, key.path.find('.')));
   add("hardware");
+  add("uncertainty");  // read by cli/uncertainty_table.hpp
   return tables;
 }
 
