@@ -8,12 +8,6 @@
 namespace scaleopt {
 namespace {
 
-// The rule's tokens for N parameters: the law's frontier (Hoffmann Eq. 4), or D = r N.
-double rule_tokens(const AllocationRule& rule, double params) {
-  if (rule.tokens_per_param) return *rule.tokens_per_param * params;
-  return compute_optimal_tokens(coefficients_of<double>(rule.law), params);
-}
-
 // The equal-quality Chinchilla-style model (N, D) for `loss`; NaN when there is none within
 // 1e30 (as optimal_for_loss, which the NLopt path uses).
 ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss) {

@@ -54,9 +54,10 @@ LifecycleSetup lifecycle_setup(const LifecycleInputs& inputs, const LossLaw& law
   switch (spec.kind) {
     case ProblemKind::min_lifetime_flops:
     case ProblemKind::min_lifetime_cost:
-      setup.target_loss = spec.target_loss
-                              ? *spec.target_loss
-                              : optimal_for_params(setup.rule, *spec.target_params).loss;
+      // The loss of the rule's model of target_params parameters (as optimal_for_params).
+      setup.target_loss = spec.target_loss ? *spec.target_loss
+                                           : law.loss(*spec.target_params,
+                                                      rule_tokens(setup.rule, *spec.target_params));
       break;
     case ProblemKind::max_quality:
       setup.budget =
