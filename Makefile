@@ -1,7 +1,8 @@
 # The two commands of the README's Quick start, and a few more for developers.
 #   make demo   install what is missing, build Release, run the headline reproduction
 #   make test   install what is missing, build, run every test (ctest)
-#   make bench  run the Google Benchmark programs (medians of 5 repetitions)
+#   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
+#               inference-aware solve in scipy beside ours (bench/compare_scipy.py)
 #   make format apply clang-format to every source file
 
 BUILD_DIR ?= build
@@ -38,6 +39,8 @@ bench: build
 	  echo "== $$b"; $$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
 	    --benchmark_display_aggregates_only=true | grep -E 'median|Benchmark|---'; \
 	done
+	@echo "== bench/compare_scipy.py (Debian's python3-scipy)"
+	@/usr/bin/python3 bench/compare_scipy.py $(BUILD_DIR)/bench/bench_lifetime
 
 format:
 	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
