@@ -128,6 +128,15 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
     throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
                      "continue it, or remove the file to start again");
   }
+  if (!have_partial && args.resume && std::filesystem::exists(args.out)) {
+    // A finished shard resubmitted with the rest of a job array: nothing left to do.
+    const std::string text = read_text_file(args.out);
+    if (text.compare(0, header.size() + 1, header + "\n") != 0) {
+      throw InputError(args.out + ": exists with other columns: it is not this sweep's output");
+    }
+    out << args.out << " is complete: nothing to resume\n";
+    return kExitOk;
+  }
   PartialRows done;
   if (have_partial) {
     done = read_partial(
