@@ -3,33 +3,29 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cli/allocation_output.hpp"
 #include "cli/table.hpp"
 #include "costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json number(double value) {
-  return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
-
 Json outputs_json(const OutputValues& values) {
   Json json = Json::object();
   for (std::size_t j = 0; j < values.size(); ++j) {
-    json[std::string(kElasticityOutputs[j])] = number(values[j]);
+    json[std::string(kElasticityOutputs[j])] = finite_or_null(values[j]);
   }
   return json;
 }
 
 Json elasticity_json(const InputSensitivity& s, const Elasticity& e) {
-  Json json{
-      {"input", s.path}, {"value", number(s.value)}, {"status", std::string(to_string(e.status))}};
+  Json json{{"input", s.path},
+            {"value", finite_or_null(s.value)},
+            {"status", std::string(to_string(e.status))}};
   if (e.status == Status::converged) {
     json["stencil"] = std::string(e.stencil);
     for (std::size_t j = 0; j < e.values.size(); ++j) {
-      json[std::string(kElasticityOutputs[j])] = number(e.values[j]);
+      json[std::string(kElasticityOutputs[j])] = finite_or_null(e.values[j]);
     }
   } else {
     json["message"] = e.message;
@@ -121,14 +117,14 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
   for (std::size_t i : report.tornado) {
     const InputSensitivity& s = report.inputs[i];
     Json row{{"input", s.path},
-             {"value", number(s.value)},
-             {"low_value", number(s.low.value)},
-             {"high_value", number(s.high.value)},
+             {"value", finite_or_null(s.value)},
+             {"low_value", finite_or_null(s.low.value)},
+             {"high_value", finite_or_null(s.high.value)},
              {"low_status", std::string(to_string(s.low.status))},
              {"high_status", std::string(to_string(s.high.status))}};
     if (s.low.status == Status::converged) row["low"] = outputs_json(s.low.outputs);
     if (s.high.status == Status::converged) row["high"] = outputs_json(s.high.outputs);
-    row["swing"] = number(s.swing);
+    row["swing"] = finite_or_null(s.swing);
     json["tornado"].push_back(row);
   }
   return json;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "cli/allocation_output.hpp"
 #include "cli/scenario_keys.hpp"
 #include "cli/table.hpp"
 #include "costmodel/quantity.hpp"
@@ -9,19 +10,13 @@
 namespace scaleopt::cli {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json number(double value) {
-  return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
-
 Json quantiles_json(const OutputQuantiles& q) {
   Json json = Json::object();
   for (std::size_t j = 0; j < q.size(); ++j) {
-    json[std::string(kElasticityOutputs[j])] = Json{{"p05", number(q[j].p05)},
-                                                    {"p50", number(q[j].p50)},
-                                                    {"p95", number(q[j].p95)},
-                                                    {"mean", number(q[j].mean)}};
+    json[std::string(kElasticityOutputs[j])] = Json{{"p05", finite_or_null(q[j].p05)},
+                                                    {"p50", finite_or_null(q[j].p50)},
+                                                    {"p95", finite_or_null(q[j].p95)},
+                                                    {"mean", finite_or_null(q[j].mean)}};
   }
   return json;
 }

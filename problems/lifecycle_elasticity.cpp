@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -56,11 +57,26 @@ Stencil make_stencil(const ScaledSetup& scaled, double h) {
   return s;
 }
 
-Elasticity invalid(const InputError& e) {
-  Elasticity result;
-  result.status = Status::invalid_input;
-  result.message = e.what();
-  return result;
+// The stencil for `scaled`, or nullopt with `result` saying why p can move neither way.
+std::optional<Stencil> stencil_or_why(const ScaledSetup& scaled, const ElasticityOptions& options,
+                                      Elasticity& result) {
+  options.validate();
+  try {
+    Stencil stencil = make_stencil(scaled, options.log_step);
+    result.stencil = stencil.name;
+    return stencil;
+  } catch (const InputError& e) {
+    result.status = Status::invalid_input;
+    result.message = e.what();
+    return std::nullopt;
+  }
+}
+
+// Adds the i-th point's share of d ln y / d ln p.
+void accumulate(Elasticity& result, const Stencil& stencil, std::size_t i, const OutputValues& y) {
+  for (std::size_t j = 0; j < y.size(); ++j) {
+    result.values[j] += stencil.weights[i] * std::log(y[j]);
+  }
 }
 
 }  // namespace
@@ -83,15 +99,9 @@ OutputValues outputs_at(const LifecycleSetup& setup, double log_params, double l
 
 Elasticity optimum_elasticity(const LifecycleSetup& base, std::span<const double> optimum,
                               const ScaledSetup& scaled, const ElasticityOptions& options) {
-  options.validate();
-  Stencil stencil;
-  try {
-    stencil = make_stencil(scaled, options.log_step);
-  } catch (const InputError& e) {
-    return invalid(e);
-  }
   Elasticity result;
-  result.stencil = stencil.name;
+  const std::optional<Stencil> stencil = stencil_or_why(scaled, options, result);
+  if (!stencil) return result;
   const std::unique_ptr<Problem> problem = optimisation_problem(base);
   const KktSensitivity sensitivity(*problem, optimum, options.kkt);
   if (!sensitivity.ok()) {
@@ -100,39 +110,30 @@ Elasticity optimum_elasticity(const LifecycleSetup& base, std::span<const double
   }
   std::vector<std::unique_ptr<Problem>> owned;
   std::vector<const Problem*> problems;
-  for (const LifecycleSetup& setup : stencil.setups) {
+  for (const LifecycleSetup& setup : stencil->setups) {
     owned.push_back(optimisation_problem(setup));
     problems.push_back(owned.back().get());
   }
-  const std::vector<double> dx = sensitivity.dx_dp(problems, stencil.weights);
+  const std::vector<double> dx = sensitivity.dx_dp(problems, stencil->weights);
   // y(x*(p), p) along the tangent: x* + offset dx at the stencil's p.
-  for (std::size_t i = 0; i < stencil.setups.size(); ++i) {
-    const double s = stencil.offsets[i];
-    const OutputValues y =
-        outputs_at(stencil.setups[i], optimum[0] + s * dx[0], optimum[1] + s * dx[1]);
-    for (std::size_t j = 0; j < y.size(); ++j)
-      result.values[j] += stencil.weights[i] * std::log(y[j]);
+  for (std::size_t i = 0; i < stencil->setups.size(); ++i) {
+    const double s = stencil->offsets[i];
+    accumulate(result, *stencil, i,
+               outputs_at(stencil->setups[i], optimum[0] + s * dx[0], optimum[1] + s * dx[1]));
   }
   result.status = Status::converged;
   return result;
 }
 
 Elasticity heuristic_elasticity(const ScaledSetup& scaled, const ElasticityOptions& options) {
-  options.validate();
-  Stencil stencil;
-  try {
-    stencil = make_stencil(scaled, options.log_step);
-  } catch (const InputError& e) {
-    return invalid(e);
-  }
   Elasticity result;
-  result.stencil = stencil.name;
-  for (std::size_t i = 0; i < stencil.setups.size(); ++i) {
-    const LifecycleSetup& setup = stencil.setups[i];
-    const OutputValues y = outputs_at(setup, std::log(setup.heuristic_params),
-                                      std::log(setup.heuristic.pretrain_tokens));
-    for (std::size_t j = 0; j < y.size(); ++j)
-      result.values[j] += stencil.weights[i] * std::log(y[j]);
+  const std::optional<Stencil> stencil = stencil_or_why(scaled, options, result);
+  if (!stencil) return result;
+  for (std::size_t i = 0; i < stencil->setups.size(); ++i) {
+    const LifecycleSetup& setup = stencil->setups[i];
+    accumulate(result, *stencil, i,
+               outputs_at(setup, std::log(setup.heuristic_params),
+                          std::log(setup.heuristic.pretrain_tokens)));
   }
   result.status = Status::converged;
   return result;

@@ -127,6 +127,11 @@ TEST_CASE("sweep: stopped, then resumed, gives the uninterrupted file", "[sweep]
   CHECK_THAT(last.out, Catch::Contains("80 were already in"));
   CHECK_FALSE(fs::exists(out + ".partial"));
   CHECK(read(out) == read(dir.file("whole.csv")));
+  // Resubmitted once finished (a job array run again): nothing to do, the file untouched.
+  const CliRun again = run_cli(with(kSweep, {"--out", out, "--resume"}));
+  REQUIRE(again.status == 0);
+  CHECK_THAT(again.out, Catch::Contains("is complete: nothing to resume"));
+  CHECK(read(out) == read(dir.file("whole.csv")));
 }
 
 TEST_CASE("sweep: a resumed shard's partial file, cut in a row, is repaired and finished",

@@ -31,8 +31,8 @@ std::vector<std::string> split(const std::string& line) {
   return cells;
 }
 
-// Sardana's compute example with an uncertain demand and target.
-const char* kScenario = R"(
+// Sardana's compute example, with an [uncertainty] table to come.
+const std::string kSardana = R"(
 [law]
 preset = "sardana2024"
 [inference]
@@ -42,6 +42,10 @@ output_fraction = 0.75
 kind = "min-lifetime-flops"
 target_loss = 1.947
 [uncertainty]
+)";
+
+// ... with an uncertain demand and target.
+const std::string kScenario = kSardana + R"(
 "inference.tokens" = { dist = "lognormal", median = "2T", sigma = 1.0 }
 "problem.target_loss" = { dist = "uniform", lo = 1.6, hi = 2.0 }
 )";
@@ -128,17 +132,7 @@ TEST_CASE("uncertainty: the infeasible share is the chance of a target at or bel
 }
 
 TEST_CASE("uncertainty: bad distributions are one line and exit 2", "[uncertainty]") {
-  const std::string base = R"(
-[law]
-preset = "sardana2024"
-[inference]
-tokens = "2T"
-output_fraction = 0.75
-[problem]
-kind = "min-lifetime-flops"
-target_loss = 1.947
-[uncertainty]
-)";
+  const std::string& base = kSardana;
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"("inference.tokens" = { dist = "lognormal", median = "2T", sigma = -0.5 })",
        "uncertainty.inference.tokens.sigma: must be >= 0, got -0.5"},
