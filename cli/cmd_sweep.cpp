@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/analysis_flags.hpp"
@@ -73,15 +74,20 @@ void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& gr
   const std::string partial = partial_path(args.out);
   const bool finished = !p.interrupted && !p.stopped;
   if (json) {
-    out << "{\"file\": \"" << (finished ? args.out : partial)
-        << "\", \"complete\": " << (finished ? "true" : "false")
-        << ", \"grid_points\": " << grid.size() << ", \"shard\": \"" << shard.index << "/"
-        << shard.count << "\", \"resumed_points\": " << p.resumed
-        << ", \"solved_points\": " << p.tally.points << ", \"converged\": " << p.tally.converged
-        << ", \"infeasible\": " << p.tally.infeasible
-        << ", \"not_converged\": " << p.tally.not_converged
-        << ", \"invalid_input\": " << p.tally.invalid_input
-        << ", \"fast_path\": " << p.tally.fast_path << ", \"seconds\": " << p.seconds << "}\n";
+    const nlohmann::ordered_json summary{
+        {"file", finished ? args.out : partial},
+        {"complete", finished},
+        {"grid_points", grid.size()},
+        {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
+        {"resumed_points", p.resumed},
+        {"solved_points", p.tally.points},
+        {"converged", p.tally.converged},
+        {"infeasible", p.tally.infeasible},
+        {"not_converged", p.tally.not_converged},
+        {"invalid_input", p.tally.invalid_input},
+        {"fast_path", p.tally.fast_path},
+        {"seconds", p.seconds}};
+    out << summary.dump(2) << "\n";
     return;
   }
   if (p.interrupted) {

@@ -112,8 +112,11 @@ TEST_CASE("sweep: stopped, then resumed, gives the uninterrupted file", "[sweep]
   REQUIRE(run_cli(with(kSweep, {"--out", dir.file("whole.csv")})).status == 0);
   const std::string out = dir.file("resumed.csv");
   // --stop-after leaves OUT.partial as an interrupt does; a second stop adds to it.
-  const CliRun first = run_cli(with(kSweep, {"--out", out, "--stop-after", "50"}));
+  const CliRun first = run_cli(with(kSweep, {"--out", out, "--stop-after", "50", "--json"}));
   REQUIRE(first.status == 0);
+  CHECK(first.json()["complete"] == false);
+  CHECK(first.json()["solved_points"] == 50);
+  CHECK(first.json()["file"] == out + ".partial");
   CHECK_FALSE(fs::exists(out));
   REQUIRE(fs::exists(out + ".partial"));
   // Without --resume the partial file is not overwritten.
