@@ -9,6 +9,8 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SCALEOPT := $(BUILD_DIR)/scaleopt
+# Debian's Python, which has python3-scipy (bench/compare_scipy.py)
+PYTHON ?= /usr/bin/python3
 
 .PHONY: all deps configure build demo test bench format format-check clean
 
@@ -40,7 +42,7 @@ bench: build
 	    --benchmark_display_aggregates_only=true | grep -E 'median|Benchmark|---'; \
 	done
 	@echo "== bench/compare_scipy.py (Debian's python3-scipy)"
-	@/usr/bin/python3 bench/compare_scipy.py $(BUILD_DIR)/bench/bench_lifetime
+	@$(PYTHON) bench/compare_scipy.py $(BUILD_DIR)/bench/bench_lifetime
 
 format:
 	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')

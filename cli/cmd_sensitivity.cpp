@@ -29,7 +29,7 @@ std::size_t parse_output(const std::string& text) {
 }
 
 int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
-  SensitivityOptions options;
+  SensitivityAnalysisOptions options;
   options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);
   options.rank_by = parse_output(args.rank_by);
   options.threads = parse_threads_flag("--threads", args.common.threads);

@@ -28,7 +28,7 @@ double clamp_to(const Range& range, double value) {
 }
 
 TornadoSide tornado_side(const Scenario& scenario, const NumericInput& input, const Range& range,
-                         double factor, const SensitivityOptions& options) {
+                         double factor, const SensitivityAnalysisOptions& options) {
   TornadoSide side;
   side.value = clamp_to(range, input.value * factor);
   try {
@@ -49,7 +49,7 @@ TornadoSide tornado_side(const Scenario& scenario, const NumericInput& input, co
 
 }  // namespace
 
-void SensitivityOptions::validate() const {
+void SensitivityAnalysisOptions::validate() const {
   if (!(tornado_fraction > 0.0 && tornado_fraction < 1.0)) {
     std::ostringstream message;
     message << "--tornado: must be between 0 and 100% (exclusive), got " << tornado_fraction;
@@ -60,7 +60,8 @@ void SensitivityOptions::validate() const {
   elasticity.validate();
 }
 
-SensitivityResult analyse_sensitivity(const Scenario& scenario, const SensitivityOptions& options) {
+SensitivityResult analyse_sensitivity(const Scenario& scenario,
+                                      const SensitivityAnalysisOptions& options) {
   options.validate();
   SensitivityResult result;
   const LifecycleSetup base = scenario_setup(scenario);

@@ -18,7 +18,7 @@
 
 namespace scaleopt::cli {
 
-struct SensitivityOptions {
+struct SensitivityAnalysisOptions {
   double tornado_fraction = 0.2;  // inputs moved by -+20%; in (0, 1)
   std::size_t rank_by = 0;        // the output the tornado ranks by (kElasticityOutputs index)
   unsigned threads = 0;           // 0: one per hardware thread
@@ -62,6 +62,7 @@ struct SensitivityResult {
   std::string message;
   SensitivityReport report;
 };
-SensitivityResult analyse_sensitivity(const Scenario& scenario, const SensitivityOptions& options);
+SensitivityResult analyse_sensitivity(const Scenario& scenario,
+                                      const SensitivityAnalysisOptions& options);
 
 }  // namespace scaleopt::cli

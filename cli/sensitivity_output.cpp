@@ -93,7 +93,7 @@ std::string swing_text(double swing) {
 }  // namespace
 
 Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
-                      const SensitivityOptions& options) {
+                      const SensitivityAnalysisOptions& options) {
   Json json{{"problem", std::string(to_string(report.kind))},
             {"unit", std::string(to_string(report.unit))},
             {"scenario", scenario.file}};
@@ -131,7 +131,7 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
 }
 
 void print_sensitivity(std::ostream& out, const Scenario& scenario, const SensitivityReport& report,
-                       const SensitivityOptions& options) {
+                       const SensitivityAnalysisOptions& options) {
   const bool equal_cost = report.heuristic.has_value();
   print_elasticities(
       out,

@@ -13,9 +13,9 @@ namespace scaleopt::cli {
 // <output>...}], heuristic_elasticities (equal-cost), tornado [{input, value, low_value,
 // high_value, low {output...}, high {output...}, low_status, high_status, swing}].
 nlohmann::ordered_json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
-                                        const SensitivityOptions& options);
+                                        const SensitivityAnalysisOptions& options);
 
 void print_sensitivity(std::ostream& out, const Scenario& scenario, const SensitivityReport& report,
-                       const SensitivityOptions& options);
+                       const SensitivityAnalysisOptions& options);
 
 }  // namespace scaleopt::cli
