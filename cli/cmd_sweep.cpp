@@ -151,11 +151,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   }
   Progress progress;
   progress.resumed = done.points.size();
-  std::size_t in_this_shard = 0;
-  for (std::size_t b = shard.index - 1; b * kShardBlock < grid.size(); b += shard.count) {
-    in_this_shard += std::min(kShardBlock, grid.size() - b * kShardBlock);
-  }
-  progress.todo = in_this_shard - done.points.size();
+  progress.todo = shard_points(grid.size(), shard) - done.points.size();
   std::size_t limit = progress.todo;
   if (args.stop_after > 0 && static_cast<std::size_t>(args.stop_after) < limit) {
     limit = static_cast<std::size_t>(args.stop_after);

@@ -134,4 +134,15 @@ bool in_shard(std::size_t point, const Shard& shard) {
   return (point / kShardBlock) % shard.count == shard.index - 1;
 }
 
+std::size_t shard_points(std::size_t points, const Shard& shard) {
+  const std::size_t blocks = (points + kShardBlock - 1) / kShardBlock;
+  const std::size_t first = shard.index - 1;  // this shard's first block
+  if (first >= blocks) return 0;
+  const std::size_t mine = (blocks - first + shard.count - 1) / shard.count;
+  std::size_t count = mine * kShardBlock;
+  // The grid's last block may be short.
+  if ((blocks - 1) % shard.count == first) count -= blocks * kShardBlock - points;
+  return count;
+}
+
 }  // namespace scaleopt::cli

@@ -53,4 +53,7 @@ Shard parse_shard(const std::string& text);  // throws InputError "--shard: ..."
 inline constexpr std::size_t kShardBlock = 64;
 bool in_shard(std::size_t point, const Shard& shard);
 
+// How many of a grid's `points` fall in `shard` (without visiting them).
+std::size_t shard_points(std::size_t points, const Shard& shard);
+
 }  // namespace scaleopt::cli

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/sweep_grid.hpp"
 #include "cli_runner.hpp"
 
 namespace {
@@ -79,6 +80,23 @@ TEST_CASE("sweep: three shards merged equal the unsharded sweep byte for byte", 
   const std::string all = read(dir.file("all.csv"));
   CHECK(std::count(all.begin(), all.end(), '\n') == 121);
   CHECK(read(dir.file("merged.csv")) == all);
+}
+
+TEST_CASE("sweep: shards take interleaved blocks, counted without visiting them", "[sweep]") {
+  for (std::size_t points : {0, 1, 63, 64, 65, 127, 128, 129, 1000, 4096, 10007}) {
+    for (std::size_t n : {1, 2, 3, 7, 64}) {
+      std::size_t total = 0;
+      for (std::size_t i = 1; i <= n; ++i) {
+        const scaleopt::cli::Shard shard{i, n};
+        std::size_t counted = 0;
+        for (std::size_t p = 0; p < points; ++p) counted += scaleopt::cli::in_shard(p, shard);
+        INFO(points << " points, shard " << i << "/" << n);
+        CHECK(scaleopt::cli::shard_points(points, shard) == counted);
+        total += counted;
+      }
+      CHECK(total == points);
+    }
+  }
 }
 
 TEST_CASE("sweep: the same file with 1 and 2 threads, fast path and NLopt", "[sweep]") {
