@@ -11,8 +11,6 @@ extern "C" void on_interrupt(int) {
   interrupt_flag = 1;
 }
 
-struct sigaction previous_int, previous_term;
-
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
@@ -20,13 +18,13 @@ InterruptGuard::InterruptGuard() {
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &previous_int);
-  sigaction(SIGTERM, &action, &previous_term);
+  sigaction(SIGINT, &action, &previous_int_);
+  sigaction(SIGTERM, &action, &previous_term_);
 }
 
 InterruptGuard::~InterruptGuard() {
-  sigaction(SIGINT, &previous_int, nullptr);
-  sigaction(SIGTERM, &previous_term, nullptr);
+  sigaction(SIGINT, &previous_int_, nullptr);
+  sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
 bool InterruptGuard::interrupted() {

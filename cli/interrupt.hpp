@@ -7,6 +7,8 @@
 // The flag is the one piece of process-wide mutable state in scaleopt: a signal handler can
 // reach nothing else.
 
+#include <csignal>
+
 namespace scaleopt::cli {
 
 class InterruptGuard {
@@ -18,6 +20,10 @@ class InterruptGuard {
 
   // Whether SIGINT or SIGTERM arrived since the guard was made.
   static bool interrupted();
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
 };
 
 // The exit status of a command stopped by a signal (128 + SIGINT, as shells report it).
