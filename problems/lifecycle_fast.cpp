@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "costmodel/chinchilla_closed_form.hpp"
+#include "problems/compute_optimal.hpp"
 #include "problems/lifetime_newton.hpp"
 
 namespace scaleopt {
