@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace scaleopt::cli {
 namespace {
@@ -44,37 +45,59 @@ std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm
   return nlopt_algorithm;
 }
 
-void append_cells(std::string& out, double value) {
-  out += ',';
-  append_number(out, value);
-}
+// The cells of one answer, formatted into a buffer on the stack and appended to the row at
+// once: one copy an answer instead of one per cell, which was a tenth of a 10^6-point sweep.
+// An answer has 33 cells of at most 24 characters and two short texts: under 1 KB.
+class AnswerCells {
+ public:
+  void number(double value) {
+    if (std::isnan(value)) return;
+    size_ =
+        static_cast<std::size_t>(std::to_chars(data_ + size_, data_ + kSize, value).ptr - data_);
+  }
+  void comma_number(double value) {
+    data_[size_++] = ',';
+    number(value);
+  }
+  void comma_text(std::string_view text) {
+    data_[size_++] = ',';
+    std::memcpy(data_ + size_, text.data(), text.size());
+    size_ += text.size();
+  }
+  void append_to(std::string& out) const { out.append(data_, size_); }
+
+ private:
+  static constexpr std::size_t kSize = 2048;
+  char data_[kSize];
+  std::size_t size_ = 0;
+};
 
 void append_answer(std::string& out, const AnswerSummary& a, bool priced,
                    std::string_view nlopt_algorithm, bool first) {
   if (!first) out += ',';
-  append_number(out, a.params);
+  AnswerCells cells;
+  cells.number(a.params);
   for (double v : {a.active_params, a.pretrain_tokens, a.rl_tokens, a.inference_tokens, a.loss}) {
-    append_cells(out, v);
+    cells.comma_number(v);
   }
   const PhaseCost total = a.cost.total();
   for (const PhaseCost* phase : {&a.cost.pretrain, &a.cost.rl, &a.cost.inference, &total}) {
     const bool known = a.status != Status::infeasible && std::isfinite(a.loss);
-    append_cells(out, known ? phase->flops : NAN);
-    append_cells(out, known ? phase->gpu_hours : NAN);
-    append_cells(out, known && priced ? phase->usd : NAN);
+    cells.comma_number(known ? phase->flops : NAN);
+    cells.comma_number(known ? phase->gpu_hours : NAN);
+    cells.comma_number(known && priced ? phase->usd : NAN);
   }
   for (double v :
        {a.shares.pretrain, a.shares.rl, a.shares.inference, a.chinchilla_tokens, a.over_chinchilla,
         a.vs_params, a.vs_tokens, a.vs_cost, a.chinchilla_params, a.chinchilla_pretrain_tokens}) {
-    append_cells(out, v);
+    cells.comma_number(v);
   }
-  out += ',';
-  out += to_string(a.status);
-  out += ',';
-  out += algorithm_name(a.path, nlopt_algorithm);
+  cells.comma_text(to_string(a.status));
+  cells.comma_text(algorithm_name(a.path, nlopt_algorithm));
   for (double v : {a.kkt_residual, a.constraint_violation, a.reference_relative_difference}) {
-    append_cells(out, v);
+    cells.comma_number(v);
   }
+  cells.append_to(out);
 }
 
 }  // namespace
@@ -95,7 +118,8 @@ void append_summary_cells(std::string& out, const LifecycleSummary& s,
   append_answer(out, s.answer, priced, nlopt_algorithm, true);
   if (s.kind == ProblemKind::equal_cost) {
     append_answer(out, s.optimum, priced, nlopt_algorithm, false);
-    append_cells(out, s.heuristic_overpay);
+    out += ',';
+    append_number(out, s.heuristic_overpay);
   }
 }
 
