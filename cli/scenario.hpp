@@ -11,6 +11,7 @@
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
 //   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "costmodel/loss_law.hpp"
 #include "costmodel/price_list.hpp"
+#include "problems/input_distribution.hpp"
 #include "problems/lifecycle_cost.hpp"
 #include "problems/lifecycle_problem.hpp"
 
@@ -33,6 +35,8 @@ struct Scenario : LifecycleInputs {
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;
+  // Distributions of inputs for Monte Carlo ([uncertainty], cli/uncertainty_table.hpp).
+  UncertaintySpec uncertainty;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to
