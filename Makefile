@@ -2,13 +2,16 @@
 #   make demo   install what is missing, build Release, run the headline reproduction and
 #               write its HTML report, demo-report.html
 #   make test   install what is missing, build, run every test (ctest)
-#   make bench  run the Google Benchmark programs (medians of 5 repetitions)
+#   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
+#               inference-aware solve in scipy beside ours (bench/compare_scipy.py)
 #   make format apply clang-format to every source file
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SCALEOPT := $(BUILD_DIR)/scaleopt
+# Debian's Python, which has python3-scipy (bench/compare_scipy.py)
+PYTHON ?= /usr/bin/python3
 
 .PHONY: all deps configure build demo test bench format format-check clean
 
@@ -42,6 +45,8 @@ bench: build
 	  echo "== $$b"; $$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
 	    --benchmark_display_aggregates_only=true | grep -E 'median|Benchmark|---'; \
 	done
+	@echo "== bench/compare_scipy.py (Debian's python3-scipy)"
+	@$(PYTHON) bench/compare_scipy.py $(BUILD_DIR)/bench/bench_lifetime
 
 format:
 	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')

@@ -35,6 +35,10 @@ std::string describe_law(const LossLaw& law) {
   return s.str();
 }
 
+Json finite_or_null(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
 Json law_json(const LossLaw& law) {
   return Json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
               {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};

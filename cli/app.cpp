@@ -39,6 +39,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_solve_command(app, chosen);
   add_fit_command(app, chosen);
   add_pricing_command(app, chosen);
+  add_sweep_command(app, chosen);
+  add_merge_command(app, chosen);
+  add_sensitivity_command(app, chosen);
+  add_uncertainty_command(app, chosen);
   add_plot_command(app, chosen);
   add_report_command(app, chosen);
 

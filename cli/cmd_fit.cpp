@@ -2,7 +2,6 @@
 // (Approach 3 of Hoffmann et al. 2022), optionally bootstrap its uncertainty, and write the
 // law for --law-file.
 
-#include <charconv>
 #include <memory>
 #include <sstream>
 
@@ -43,16 +42,6 @@ std::string law_source(const FitArgs& args, const FitReport& report) {
   return source.str();
 }
 
-// A 64-bit seed, digits only (CLI11 would wrap "-1" around to 2^64 - 1).
-std::uint64_t parse_seed(const std::string& text) {
-  std::uint64_t seed = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    throw InputError("--seed: expected an integer from 0 to 2^64 - 1, got '" + text + "'");
-  }
-  return seed;
-}
-
 int run_fit(const FitArgs& args, std::ostream& out) {
   if (args.drop_highest_loss < 0) {
     throw InputError("--drop-highest-loss: must be >= 0, got " +
@@ -62,14 +51,11 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     throw InputError("--bootstrap: must be 0 (none) or at least 2 replicates, got " +
                      std::to_string(args.bootstrap));
   }
-  if (args.threads < 0) {
-    throw InputError("--threads: must be >= 0 (0: one per hardware thread), got " +
-                     std::to_string(args.threads));
-  }
-  const std::uint64_t seed = parse_seed(args.seed);
+  const unsigned threads = parse_threads_flag("--threads", args.threads);
+  const std::uint64_t seed = parse_seed_flag("--seed", args.seed);
   FitOptions options;
   options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
-  options.threads = static_cast<unsigned>(args.threads);
+  options.threads = threads;
 
   const RunsCsv csv = read_runs_csv(args.file, args.columns);
   FitReport report;

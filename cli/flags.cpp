@@ -1,5 +1,7 @@
 #include "cli/flags.hpp"
 
+#include <charconv>
+
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -32,6 +34,24 @@ FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit 
     throw field_error(std::string(flag), "the range must ascend (FIRST..LAST), got '" + text + "'");
   }
   return range;
+}
+
+std::uint64_t parse_seed_flag(std::string_view flag, const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw field_error(std::string(flag),
+                      "expected an integer from 0 to 2^64 - 1, got '" + text + "'");
+  }
+  return seed;
+}
+
+unsigned parse_threads_flag(std::string_view flag, int threads) {
+  if (threads < 0) {
+    throw field_error(std::string(flag),
+                      "must be >= 0 (0: one per hardware thread), got " + std::to_string(threads));
+  }
+  return static_cast<unsigned>(threads);
 }
 
 std::string type_name(Unit unit) {

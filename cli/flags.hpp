@@ -1,6 +1,7 @@
 #pragma once
 // Reading numeric flags through the one quantity parser, with the flag named in every error.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,12 @@ struct FlagRange {
   double last = 0.0;
 };
 FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit unit);
+// A 64-bit seed, digits only (CLI11 would wrap "-1" around to 2^64 - 1); InputError naming
+// `flag` otherwise.
+std::uint64_t parse_seed_flag(std::string_view flag, const std::string& text);
+
+// A thread count >= 0 (0: one per hardware thread); InputError naming `flag` otherwise.
+unsigned parse_threads_flag(std::string_view flag, int threads);
 
 // CLI11 type names shown in --help for each unit (COUNT, BYTES, USD/H, ...).
 std::string type_name(Unit unit);

@@ -11,6 +11,7 @@
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
 //   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "costmodel/loss_law.hpp"
 #include "costmodel/price_list.hpp"
+#include "problems/input_distribution.hpp"
 #include "problems/lifecycle_cost.hpp"
 #include "problems/lifecycle_problem.hpp"
 
@@ -36,6 +38,8 @@ struct Scenario : LifecycleInputs {
   // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
   // reports that say where each input came from.
   std::vector<std::string> keys_given;
+  // Distributions of inputs for Monte Carlo ([uncertainty], cli/uncertainty_table.hpp).
+  UncertaintySpec uncertainty;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to

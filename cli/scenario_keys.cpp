@@ -579,6 +579,7 @@ std::vector<std::string_view> scenario_tables() {
   };
   for (const ScenarioKey& key : scenario_keys()) add(key.path.substr(0, key.path.find('.')));
   add("hardware");
+  add("uncertainty");  // read by cli/uncertainty_table.hpp
   return tables;
 }
 
@@ -608,29 +609,23 @@ double numeric_input(const Scenario& s, std::string_view path) {
   throw field_error(std::string(path), "not a numeric input with a value in this scenario");
 }
 
-void set_numeric_input(Scenario& s, std::string_view path, double value) {
+NumericInputSetter::NumericInputSetter(const Scenario& s, std::string_view path) : path_(path) {
   if (path.starts_with("hardware.")) {
     const std::string_view rest = path.substr(9);
     const auto dot = rest.rfind('.');
     const HardwareField* field =
         dot == std::string_view::npos ? nullptr : find_hardware_field(rest.substr(dot + 1));
     if (!field || field->kind != KeyKind::number) {
-      throw field_error(std::string(path), "not a numeric chip field (hardware.<id>.<field>)");
+      throw field_error(path_, "not a numeric chip field (hardware.<id>.<field>)");
     }
-    check_range(path, field->range, value);
-    const std::string_view id = rest.substr(0, dot);
-    bool used = false;
-    for (Hardware* chip : {&s.training.chip, &s.serving.chip}) {
-      if (chip->id == id) {
-        field->set(*chip, value);
-        used = true;
-      }
+    chip_id_ = std::string(rest.substr(0, dot));
+    if (s.training.chip.id != chip_id_ && s.serving.chip.id != chip_id_) {
+      throw field_error(path_, "the scenario does not use chip '" + chip_id_ + "' (it uses " +
+                                   s.training.chip.id + " and " + s.serving.chip.id + ")");
     }
-    if (!used) {
-      throw field_error(std::string(path), "the scenario does not use chip '" + std::string(id) +
-                                               "' (it uses " + s.training.chip.id + " and " +
-                                               s.serving.chip.id + ")");
-    }
+    unit_ = field->unit;
+    range_ = field->range;
+    set_chip_ = field->set;
     return;
   }
   const ScenarioKey* key = find_scenario_key(path);
@@ -643,10 +638,27 @@ void set_numeric_input(Scenario& s, std::string_view path, double value) {
     if (const auto closest = closest_key(path, paths); !closest.empty()) {
       message += " (did you mean '" + std::string(closest) + "'?)";
     }
-    throw field_error(std::string(path), message);
+    throw field_error(path_, message);
   }
-  check_range(path, key->range, value);
-  key->set(s, value);
+  unit_ = key->unit;
+  range_ = key->range;
+  set_key_ = key->set;
+}
+
+void NumericInputSetter::set(Scenario& s, double value) const {
+  check_range(path_, range_, value);
+  if (set_key_) {
+    set_key_(s, value);
+    return;
+  }
+  // A chip field changes every setup that uses the chip.
+  for (Hardware* chip : {&s.training.chip, &s.serving.chip}) {
+    if (chip->id == chip_id_) set_chip_(*chip, value);
+  }
+}
+
+void set_numeric_input(Scenario& s, std::string_view path, double value) {
+  NumericInputSetter(s, path).set(s, value);
 }
 
 void validate_scenario(const Scenario& s) {

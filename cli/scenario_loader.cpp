@@ -9,6 +9,7 @@
 #include "cli/scenario.hpp"
 #include "cli/scenario_keys.hpp"
 #include "cli/toml_reading.hpp"
+#include "cli/uncertainty_table.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -192,7 +193,9 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   const std::vector<Hardware> chips = chips_of(document);
   for (const auto& [name, node] : document.table) {
     const std::string table(name.str());
-    if (table == "law" || table == "pricing" || table == "hardware") continue;
+    if (table == "law" || table == "pricing" || table == "hardware" || table == "uncertainty") {
+      continue;
+    }
     reject_unknown(file, read_table(file, node, table), table);
   }
 
@@ -262,6 +265,10 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     validate_scenario(scenario);
   } catch (const InputError& e) {
     throw InputError(file + ": " + e.what());  // e names the field
+  }
+  if (const toml::node* uncertainty = document.table.get("uncertainty")) {
+    scenario.uncertainty =
+        read_uncertainty_table(file, read_table(file, *uncertainty, "uncertainty"), scenario);
   }
   return scenario;
 }

@@ -57,6 +57,12 @@ LossLaw loss_law_preset(std::string_view name) {
                    " (or give E, A, B, alpha and beta)");
 }
 
+std::optional<LawUncertainty> published_uncertainty(std::string_view preset) {
+  if (preset == "epoch2024")
+    return LawUncertainty{{0.03, 124.58, 1293.23, 0.02, 0.02}, std::nullopt};
+  return std::nullopt;
+}
+
 LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens) {
   const double params_term = law.A * std::exp(-law.alpha * log_params);
   const double data_term = law.B * std::exp(-law.beta * log_tokens);

@@ -51,6 +51,13 @@ std::vector<LossLaw> loss_law_presets();
 // The preset called `name`; throws InputError listing the known names otherwise.
 LossLaw loss_law_preset(std::string_view name);
 
+// The uncertainty published with a preset's coefficients, or nullopt. epoch2024: the standard
+// errors of Besiroglu et al. 2024 ("Chinchilla Scaling: A replication attempt",
+// arXiv:2404.10102; from their bootstrap): E 0.03, A 124.58, B 1293.23, alpha 0.02, beta 0.02.
+// No covariance is published, so draws from it are independent (docs/sensitivity.md says what
+// that implies). The Hoffmann and Sardana presets publish none.
+std::optional<LawUncertainty> published_uncertainty(std::string_view preset);
+
 // Loss term of the law at ln N, ln D, with gradient with respect to (ln N, ln D).
 struct LossInLogSpace {
   double loss;

@@ -178,6 +178,11 @@ Allocation optimal_for_params(const AllocationRule& rule, double params) {
   return allocation;
 }
 
+double rule_tokens(const AllocationRule& rule, double params) {
+  if (rule.tokens_per_param) return *rule.tokens_per_param * params;
+  return compute_optimal_tokens(coefficients_of<double>(rule.law), params);
+}
+
 Allocation optimal_for_loss(const AllocationRule& rule, double target_loss,
                             const SolverOptions& options) {
   require_positive_finite(target_loss, "loss");
