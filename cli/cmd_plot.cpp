@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "cli/analysis_figures.hpp"
 #include "cli/app.hpp"
 #include "cli/command.hpp"
+#include "cli/flags.hpp"
 #include "cli/gnuplot_runner.hpp"
 #include "cli/plot_figures.hpp"
 #include "cli/scenario_flags.hpp"
@@ -25,6 +27,13 @@ struct PlotArgs {
   std::string script;
   SweepChoice sweep;
   bool sweep_options = false;  // --x, --y or --series given
+  std::string tornado = "20%";
+  std::string rank_by = "params";
+  bool tornado_options = false;  // --tornado or --rank-by given
+  long long samples = 10000;
+  std::string seed = "1";
+  bool uncertainty_options = false;  // --samples or --seed given
+  int threads = 0;
   SolverOptions solver;
 };
 
@@ -50,6 +59,12 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (args.sweep_options && kind != PlotKind::sweep) {
     throw InputError("--x, --y and --series: only for plot sweep");
   }
+  if (args.tornado_options && kind != PlotKind::tornado) {
+    throw InputError("--tornado and --rank-by: only for plot tornado");
+  }
+  if (args.uncertainty_options && kind != PlotKind::uncertainty) {
+    throw InputError("--samples and --seed: only for plot uncertainty");
+  }
   if (kind == PlotKind::sweep) {
     if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
     return finish(args, sweep_of(args.scenario, args.sweep), kind, format, out);
@@ -59,6 +74,34 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     return finish(args, cost_vs_context_of(scenario), kind, format, out);
   }
   const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  if (kind == PlotKind::tornado) {
+    SensitivityAnalysisOptions options;
+    options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);
+    options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
+    options.threads = parse_threads_flag("--threads", args.threads);
+    options.solver = args.solver;
+    options.validate();
+    const SensitivityResult result = analyse_sensitivity(scenario, options);
+    if (result.status != Status::converged) {
+      out << "STATUS: " << to_string(result.status) << ": " << result.message << "\n"
+          << "No figure drawn: the base case did not converge.\n";
+      return kExitNotConverged;
+    }
+    return finish(args, tornado_of(scenario, result.report, options), kind, format, out);
+  }
+  if (kind == PlotKind::uncertainty) {
+    if (args.samples < 1 || args.samples > 1'000'000'000) {
+      throw InputError("--samples: must be between 1 and 1e9, got " + std::to_string(args.samples));
+    }
+    MonteCarloOptions options;
+    options.samples = static_cast<std::size_t>(args.samples);
+    options.seed = parse_seed_flag("--seed", args.seed);
+    options.threads = parse_threads_flag("--threads", args.threads);
+    options.solver = args.solver;
+    options.keep_outputs = true;
+    const MonteCarloReport report = run_monte_carlo(scenario, options);
+    return finish(args, uncertainty_of(scenario, report, options), kind, format, out);
+  }
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
         << "No figure drawn: the solver's last iterate is not an optimum.\n";
@@ -110,6 +153,41 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   for (CLI::Option* option : {x, y, series}) {
     option->each([args](const std::string&) { args->sweep_options = true; });
   }
+  auto* tornado = command
+                      ->add_option("--tornado", args->tornado,
+                                   "tornado: move each input down and up by this fraction")
+                      ->type_name("FRACTION")
+                      ->default_str("20%")
+                      ->group("Tornado");
+  auto* rank_by = command
+                      ->add_option("--rank-by", args->rank_by,
+                                   "tornado: the output drawn and ranked by: params, "
+                                   "pretrain_tokens, loss, cost_total or over_chinchilla")
+                      ->type_name("OUTPUT")
+                      ->default_str("params")
+                      ->group("Tornado");
+  for (CLI::Option* option : {tornado, rank_by}) {
+    option->each([args](const std::string&) { args->tornado_options = true; });
+  }
+  auto* samples = command
+                      ->add_option("--samples", args->samples,
+                                   "uncertainty: samples to draw from [uncertainty] and solve")
+                      ->type_name("N")
+                      ->default_str("10000")
+                      ->group("Uncertainty");
+  auto* seed = command
+                   ->add_option("--seed", args->seed,
+                                "uncertainty: sample i draws from its own stream of (seed, i)")
+                   ->type_name("S")
+                   ->default_str("1")
+                   ->group("Uncertainty");
+  for (CLI::Option* option : {samples, seed}) {
+    option->each([args](const std::string&) { args->uncertainty_options = true; });
+  }
+  command
+      ->add_option("--threads", args->threads,
+                   "tornado, uncertainty: threads (0: one per hardware thread)")
+      ->default_str("0");
   add_solver_flags(*command, args->solver);
   command->footer(
       "Kinds (docs/plots.md):\n"
@@ -119,12 +197,16 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  phases           pretraining / RL / inference cost of each plan, stacked\n"
       "  sweep            one output against a varied input from a sweep file, a line per\n"
       "                   value of a second input (--x, --y, --series)\n"
+      "  tornado          the output at each input -+20%, re-solved, ranked (--rank-by)\n"
+      "  uncertainty      Monte Carlo histograms with 5/50/95% marks ([uncertainty], --samples)\n"
       "gnuplot draws (scripts/install-deps installs it); --script leaves the script instead.\n"
       "Examples:\n"
       "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
       "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
       "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
-      "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n");
+      "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
+      "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"
+      "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_plot(*args, out); }; });
 }

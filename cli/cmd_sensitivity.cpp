@@ -19,19 +19,10 @@ struct SensitivityArgs {
   std::string rank_by = "params";
 };
 
-std::size_t parse_output(const std::string& text) {
-  std::string known;
-  for (std::size_t j = 0; j < kElasticityOutputs.size(); ++j) {
-    if (kElasticityOutputs[j] == text) return j;
-    known += (j ? ", " : "") + std::string(kElasticityOutputs[j]);
-  }
-  throw InputError("--rank-by: unknown output '" + text + "': expected one of " + known);
-}
-
 int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
   SensitivityAnalysisOptions options;
   options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);
-  options.rank_by = parse_output(args.rank_by);
+  options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
   options.threads = parse_threads_flag("--threads", args.common.threads);
   options.solver = args.common.solver;
   options.method = parse_method(args.common.method);

@@ -152,6 +152,11 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
     report.invalid += s.outcome == Outcome::invalid;
     report.fast_path += s.fast;
   }
+  if (options.keep_outputs) {
+    for (const Sample& s : samples) {
+      if (s.outcome == Outcome::converged) report.outputs.push_back(s.optimum);
+    }
+  }
   report.quantiles = quantiles_of(samples, false);
   if (equal_cost) report.heuristic = quantiles_of(samples, true);
   for (const std::string& text : texts) report.rows += text;

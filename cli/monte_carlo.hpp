@@ -25,8 +25,9 @@ struct MonteCarloOptions {
   unsigned threads = 0;  // 0: one per hardware thread
   SolverOptions solver;
   SolveMethod method = SolveMethod::automatic;
-  bool keep_rows = false;  // a CSV row per sample (--out)
-  void validate() const;   // InputError naming the flag
+  bool keep_rows = false;     // a CSV row per sample (--out)
+  bool keep_outputs = false;  // the optimum's outputs of every converged sample (histograms)
+  void validate() const;      // InputError naming the flag
 };
 
 struct Quantiles {
@@ -46,6 +47,9 @@ struct MonteCarloReport {
   std::optional<OutputQuantiles> heuristic;  // equal-cost: of the heuristic's plan
   std::string header;                        // with keep_rows: "sample,<drawn>,<columns>"
   std::string rows;                          // with keep_rows: one line per sample, in order
+  // With keep_outputs: the optimum's outputs of the converged samples, in sample order (the
+  // values the quantiles are taken over).
+  std::vector<OutputValues> outputs;
 };
 
 // Throws InputError when the scenario has no [uncertainty] table, or for bad options.

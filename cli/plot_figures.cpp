@@ -3,22 +3,24 @@
 #include <array>
 #include <filesystem>
 
+#include "cli/input_scaling.hpp"
 #include "cli/serving_flags.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
 #include "plots/context_cost_figure.hpp"
 #include "plots/isoloss_figure.hpp"
 #include "plots/phases_figure.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
 
 namespace scaleopt::cli {
 namespace {
 
-constexpr std::array<std::pair<PlotKind, std::string_view>, 4> kKinds{{
+constexpr std::array<std::pair<PlotKind, std::string_view>, 6> kKinds{{
     {PlotKind::isoloss, "isoloss"},
     {PlotKind::cost_vs_context, "cost-vs-context"},
     {PlotKind::phases, "phases"},
     {PlotKind::sweep, "sweep"},
+    {PlotKind::tornado, "tornado"},
+    {PlotKind::uncertainty, "uncertainty"},
 }};
 
 // The scenario's file name without its directories (titles never show a machine's paths).
@@ -111,9 +113,9 @@ std::string lifecycle_assumptions(const Scenario& scenario, const LifecycleSolut
 }
 
 plots::Figure isoloss_of(const Scenario& scenario, const LifecycleSolution& solution) {
-  const bool priced = solution.kind != ProblemKind::min_lifetime_flops;
-  LifetimeCostModel model = lifetime_cost_model(scenario, priced);
-  model.rl_tokens = solution.answer.rl_tokens;  // equal-cost: the heuristic's RL tokens
+  // The cost model of the question (for equal-cost with the heuristic's RL tokens).
+  const LifecycleSetup setup = scenario_setup(scenario);
+  const LifetimeCostModel& model = setup.model;
   const LifecycleAnswer& best = best_answer(solution);
   plots::IsolossMarks marks;
   marks.optimum = point_of(best.plan);

@@ -12,10 +12,10 @@
 
 namespace scaleopt::cli {
 
-enum class PlotKind { isoloss, cost_vs_context, phases, sweep };
+enum class PlotKind { isoloss, cost_vs_context, phases, sweep, tornado, uncertainty };
 
 std::string_view to_string(PlotKind kind);
-// "isoloss, cost-vs-context, phases, sweep"
+// "isoloss, cost-vs-context, phases, sweep, tornado, uncertainty"
 std::string plot_kind_names();
 // Throws InputError "KIND: unknown plot 'x': expected one of ...".
 PlotKind parse_plot_kind(std::string_view text);

@@ -116,4 +116,13 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   return result;
 }
 
+std::size_t parse_elasticity_output(const std::string& text, std::string_view flag) {
+  std::string known;
+  for (std::size_t j = 0; j < kElasticityOutputs.size(); ++j) {
+    if (kElasticityOutputs[j] == text) return j;
+    known += (j ? ", " : "") + std::string(kElasticityOutputs[j]);
+  }
+  throw InputError(std::string(flag) + ": unknown output '" + text + "': expected one of " + known);
+}
+
 }  // namespace scaleopt::cli

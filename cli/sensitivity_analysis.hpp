@@ -65,4 +65,8 @@ struct SensitivityResult {
 SensitivityResult analyse_sensitivity(const Scenario& scenario,
                                       const SensitivityAnalysisOptions& options);
 
+// The index in kElasticityOutputs of `text` ("params", "cost_total", ...); InputError
+// "FLAG: unknown output 'x': expected one of ..." otherwise.
+std::size_t parse_elasticity_output(const std::string& text, std::string_view flag);
+
 }  // namespace scaleopt::cli

@@ -38,42 +38,6 @@ std::string elasticity_text(double value) {
   return std::fabs(value) < 1e-6 ? "0" : format_scientific(value, 3);
 }
 
-// An input that reaches none of the problem's functions (e.g. a chip field the scenario's
-// pricing does not use) has elasticities of exactly 0: the rebuilt problems are identical.
-bool no_effect(const InputSensitivity& s) {
-  const auto zero = [](const Elasticity& e) {
-    return e.status == Status::converged &&
-           std::all_of(e.values.begin(), e.values.end(), [](double v) { return v == 0.0; });
-  };
-  return zero(s.optimum) && (!s.heuristic || zero(*s.heuristic));
-}
-
-void print_elasticities(std::ostream& out, const std::string& title,
-                        const SensitivityReport& report, bool heuristic) {
-  Table table(title);
-  table.header({"input", "value", "params", "tokens", "loss", "cost", "over Chinchilla"});
-  std::string unused;
-  std::vector<std::string> notes;
-  for (const InputSensitivity& s : report.inputs) {
-    if (no_effect(s)) {
-      unused += (unused.empty() ? "" : ", ") + s.path;
-      continue;
-    }
-    const Elasticity& e = heuristic ? *s.heuristic : s.optimum;
-    std::vector<std::string> cells{s.path, format_quantity(s.value, s.unit)};
-    if (e.status == Status::converged) {
-      for (double v : e.values) cells.push_back(elasticity_text(v));
-    } else {
-      cells.push_back("n/a");
-      notes.push_back(s.path + ": " + e.message);
-    }
-    table.cells(cells);
-  }
-  table.print(out);
-  for (const std::string& note : notes) out << "  n/a: " << note << "\n";
-  if (!unused.empty()) out << "  no effect (elasticities exactly 0): " << unused << "\n";
-}
-
 std::string side_text(const TornadoSide& side, const InputSensitivity& s, std::size_t k,
                       const std::string& label, std::vector<std::string>& notes) {
   std::string text = format_quantity(side.value, s.unit) + " -> ";
@@ -91,6 +55,59 @@ std::string swing_text(double swing) {
 }
 
 }  // namespace
+
+bool no_effect(const InputSensitivity& s) {
+  const auto zero = [](const Elasticity& e) {
+    return e.status == Status::converged &&
+           std::all_of(e.values.begin(), e.values.end(), [](double v) { return v == 0.0; });
+  };
+  return zero(s.optimum) && (!s.heuristic || zero(*s.heuristic));
+}
+
+Table elasticity_table(const std::string& title, const SensitivityReport& report, bool heuristic,
+                       std::vector<std::string>& notes) {
+  Table table(title);
+  table.header({"input", "value", "params", "tokens", "loss", "cost", "over Chinchilla"});
+  std::string unused;
+  for (const InputSensitivity& s : report.inputs) {
+    if (no_effect(s)) {
+      unused += (unused.empty() ? "" : ", ") + s.path;
+      continue;
+    }
+    const Elasticity& e = heuristic ? *s.heuristic : s.optimum;
+    std::vector<std::string> cells{s.path, format_quantity(s.value, s.unit)};
+    if (e.status == Status::converged) {
+      for (double v : e.values) cells.push_back(elasticity_text(v));
+    } else {
+      cells.push_back("n/a");
+      notes.push_back("n/a: " + s.path + ": " + e.message);
+    }
+    table.cells(cells);
+  }
+  if (!unused.empty()) notes.push_back("no effect (elasticities exactly 0): " + unused);
+  return table;
+}
+
+Table tornado_table(const SensitivityReport& report, const SensitivityAnalysisOptions& options,
+                    std::vector<std::string>& notes) {
+  const std::size_t k = options.rank_by;
+  const std::string percent = format_quantity(100 * options.tornado_fraction, Unit::number) + "%";
+  Table tornado("Tornado: each input -" + percent + " and +" + percent + ", re-solved; " +
+                std::string(kElasticityOutputs[k]) +
+                " at the base: " + format_scientific(report.base[k], 4) + "; ranked by swing");
+  tornado.header({"", "input", "-" + percent, "+" + percent, "swing"});
+  std::size_t rank = 0;
+  for (std::size_t i : report.tornado) {
+    const InputSensitivity& s = report.inputs[i];
+    if (no_effect(s)) continue;
+    std::vector<std::string> side_notes;
+    tornado.cells({std::to_string(++rank), s.path,
+                   side_text(s.low, s, k, "-" + percent, side_notes),
+                   side_text(s.high, s, k, "+" + percent, side_notes), swing_text(s.swing)});
+    for (const std::string& note : side_notes) notes.push_back("n/a: " + note);
+  }
+  return tornado;
+}
 
 Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
                       const SensitivityAnalysisOptions& options) {
@@ -132,34 +149,28 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
 
 void print_sensitivity(std::ostream& out, const Scenario& scenario, const SensitivityReport& report,
                        const SensitivityAnalysisOptions& options) {
+  auto print = [&out](const Table& table, const std::vector<std::string>& notes) {
+    table.print(out);
+    for (const std::string& note : notes) out << "  " << note << "\n";
+  };
   const bool equal_cost = report.heuristic.has_value();
-  print_elasticities(
-      out,
-      "Elasticities d ln y / d ln p at the " +
-          std::string(equal_cost ? "true optimum (same loss as the heuristic)" : "optimum") +
-          " (implicit-function theorem on the KKT system), " + scenario.file,
-      report, false);
+  std::vector<std::string> notes;
+  print(elasticity_table(
+            "Elasticities d ln y / d ln p at the " +
+                std::string(equal_cost ? "true optimum (same loss as the heuristic)" : "optimum") +
+                " (implicit-function theorem on the KKT system), " + scenario.file,
+            report, false, notes),
+        notes);
   if (equal_cost) {
     out << "\n";
-    print_elasticities(out, "Elasticities of the equal-cost heuristic's plan (closed form)", report,
-                       true);
+    notes.clear();
+    print(elasticity_table("Elasticities of the equal-cost heuristic's plan (closed form)", report,
+                           true, notes),
+          notes);
   }
-  const std::size_t k = options.rank_by;
-  const std::string percent = format_quantity(100 * options.tornado_fraction, Unit::number) + "%";
-  Table tornado("\nTornado: each input -" + percent + " and +" + percent + ", re-solved; " +
-                std::string(kElasticityOutputs[k]) +
-                " at the base: " + format_scientific(report.base[k], 4) + "; ranked by swing");
-  tornado.header({"", "input", "-" + percent, "+" + percent, "swing"});
-  std::size_t rank = 0;
-  std::vector<std::string> notes;
-  for (std::size_t i : report.tornado) {
-    const InputSensitivity& s = report.inputs[i];
-    if (no_effect(s)) continue;
-    tornado.cells({std::to_string(++rank), s.path, side_text(s.low, s, k, "-" + percent, notes),
-                   side_text(s.high, s, k, "+" + percent, notes), swing_text(s.swing)});
-  }
-  tornado.print(out);
-  for (const std::string& note : notes) out << "  n/a: " << note << "\n";
+  out << "\n";
+  notes.clear();
+  print(tornado_table(report, options, notes), notes);
   out << "  elasticities below 1e-6 are shown as 0 (the method's noise is ~1e-9); an input at 0 "
          "has elasticity 0\n";
 }

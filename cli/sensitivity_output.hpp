@@ -3,8 +3,11 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/sensitivity_analysis.hpp"
+#include "cli/table.hpp"
 
 namespace scaleopt::cli {
 
@@ -17,5 +20,16 @@ nlohmann::ordered_json sensitivity_json(const Scenario& scenario, const Sensitiv
 
 void print_sensitivity(std::ostream& out, const Scenario& scenario, const SensitivityReport& report,
                        const SensitivityAnalysisOptions& options);
+
+// The tables print_sensitivity prints, for other renderings (the HTML report). `notes` gets
+// the reasons of the cells shown as n/a and the inputs without effect.
+Table elasticity_table(const std::string& title, const SensitivityReport& report, bool heuristic,
+                       std::vector<std::string>& notes);
+Table tornado_table(const SensitivityReport& report, const SensitivityAnalysisOptions& options,
+                    std::vector<std::string>& notes);
+
+// An input that reaches none of the problem's functions (e.g. a chip field the scenario's
+// pricing does not use): its elasticities are exactly 0.
+bool no_effect(const InputSensitivity& sensitivity);
 
 }  // namespace scaleopt::cli

@@ -29,6 +29,8 @@ std::string percent(std::size_t count, std::size_t total) {
   return format_quantity(100 * share(count, total), Unit::number, 3) + "%";
 }
 
+}  // namespace
+
 std::string distribution_text(const Scenario& scenario, const UncertainInput& input) {
   const Unit unit = NumericInputSetter(scenario, input.path).unit();
   const InputDistribution& d = input.distribution;
@@ -39,7 +41,7 @@ std::string distribution_text(const Scenario& scenario, const UncertainInput& in
          format_quantity(d.second, second_unit, 4) + ")";
 }
 
-void print_quantiles(std::ostream& out, const std::string& title, const OutputQuantiles& q) {
+Table quantiles_table(const std::string& title, const OutputQuantiles& q) {
   Table table(title);
   table.header({"output", "5%", "50%", "95%", "mean"});
   for (std::size_t j = 0; j < q.size(); ++j) {
@@ -47,10 +49,8 @@ void print_quantiles(std::ostream& out, const std::string& title, const OutputQu
                  format_scientific(q[j].p50, 4), format_scientific(q[j].p95, 4),
                  format_scientific(q[j].mean, 4)});
   }
-  table.print(out);
+  return table;
 }
-
-}  // namespace
 
 Json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
                       const MonteCarloOptions& options, const std::string& samples_file) {
@@ -103,15 +103,15 @@ void print_uncertainty(std::ostream& out, const Scenario& scenario, const MonteC
       << report.not_converged << " not converged (" << percent(report.not_converged, n) << "); "
       << report.fast_path << " by the 1-D Newton fast path\n";
   const bool equal_cost = report.heuristic.has_value();
-  print_quantiles(out,
-                  std::string("Quantiles over the converged samples") +
+  quantiles_table(std::string("Quantiles over the converged samples") +
                       (equal_cost ? ", true optimum at the heuristic's loss" : "") + " (cost in " +
                       std::string(to_string(scenario.problem.kind == ProblemKind::min_lifetime_flops
                                                 ? CostUnit::flops
                                                 : CostUnit::usd)) +
                       ")",
-                  report.quantiles);
-  if (equal_cost) print_quantiles(out, "The equal-cost heuristic's plan", *report.heuristic);
+                  report.quantiles)
+      .print(out);
+  if (equal_cost) quantiles_table("The equal-cost heuristic's plan", *report.heuristic).print(out);
   if (!samples_file.empty()) out << "  every sample: " << samples_file << "\n";
 }
 

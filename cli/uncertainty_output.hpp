@@ -4,8 +4,10 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 
 #include "cli/monte_carlo.hpp"
+#include "cli/table.hpp"
 
 namespace scaleopt::cli {
 
@@ -16,6 +18,12 @@ namespace scaleopt::cli {
 nlohmann::ordered_json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
                                         const MonteCarloOptions& options,
                                         const std::string& samples_file);
+
+// "lognormal(median 50M/s, sigma 0.5)": an input's distribution in the input's unit.
+std::string distribution_text(const Scenario& scenario, const UncertainInput& input);
+
+// The 5/50/95% quantiles and the mean of each output, as print_uncertainty shows them.
+Table quantiles_table(const std::string& title, const OutputQuantiles& quantiles);
 
 void print_uncertainty(std::ostream& out, const Scenario& scenario, const MonteCarloReport& report,
                        const MonteCarloOptions& options, const std::string& samples_file);
