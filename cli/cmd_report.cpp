@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/analysis_figures.hpp"
 #include "cli/app.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/command.hpp"
@@ -14,8 +15,10 @@
 #include "cli/plot_figures.hpp"
 #include "cli/report_html.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/sensitivity_output.hpp"
 #include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
+#include "cli/uncertainty_output.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -42,6 +45,60 @@ std::string plot_command_line(std::string_view kind, const std::string& file,
       "scaleopt plot " + std::string(kind) + " " + file + " --out " + std::string(kind) + ".svg";
   for (const std::string& o : overrides) line += " --set " + o;
   return line;
+}
+
+// The sensitivity analysis (as `scaleopt sensitivity` with its defaults) and, when the scenario
+// has an [uncertainty] table, the Monte Carlo analysis (as `scaleopt uncertainty`).
+void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportArgs& args) {
+  const std::string& name = scenario.file;
+  SensitivityAnalysisOptions sensitivity;
+  sensitivity.solver = args.solver;
+  const SensitivityResult result = analyse_sensitivity(scenario, sensitivity);
+  if (result.status == Status::converged) {
+    const SensitivityReport& report = result.report;
+    inputs.sensitivity_note =
+        "Every numeric input moved 20% down and up and the question re-solved (the tornado, "
+        "ranked by how far the optimum's parameter count swings), and the elasticities "
+        "d ln y / d ln p of the optimum's outputs by the implicit-function theorem on its KKT "
+        "conditions, as scaleopt sensitivity " +
+        name + " prints them (docs/sensitivity.md).";
+    inputs.figures.push_back({"tornado", "The sensitivity tornado of the parameter count",
+                              figure_svg(tornado_of(scenario, report, sensitivity)),
+                              plot_command_line("tornado", name, args.overrides)});
+    ReportTable tornado{Table{}, {}};
+    tornado.table = tornado_table(report, sensitivity, tornado.notes);
+    inputs.sensitivity.push_back(std::move(tornado));
+    ReportTable elasticities{Table{}, {}};
+    elasticities.table = elasticity_table(
+        std::string("Elasticities d ln y / d ln p at the ") +
+            (report.heuristic ? "true optimum (same loss as the heuristic)" : "optimum"),
+        report, false, elasticities.notes);
+    inputs.sensitivity.push_back(std::move(elasticities));
+  }
+  if (!scenario.uncertainty.any()) return;
+  MonteCarloOptions monte_carlo;
+  monte_carlo.solver = args.solver;
+  monte_carlo.keep_outputs = true;
+  const MonteCarloReport report = run_monte_carlo(scenario, monte_carlo);
+  inputs.uncertainty_note =
+      std::to_string(report.samples) + " samples drawn from the scenario's [uncertainty] table " +
+      "(seed " + std::to_string(monte_carlo.seed) +
+      ") and solved: " + std::to_string(report.converged) + " converged, " +
+      std::to_string(report.infeasible) + " infeasible, " + std::to_string(report.invalid) +
+      " invalid draws, " + std::to_string(report.not_converged) +
+      " not converged; as scaleopt uncertainty " + name + " prints them.";
+  inputs.figures.push_back({"uncertainty", "Monte Carlo histograms of the optimum's outputs",
+                            figure_svg(uncertainty_of(scenario, report, monte_carlo)),
+                            plot_command_line("uncertainty", name, args.overrides)});
+  std::vector<std::string> distributions;
+  for (const UncertainInput& input : scenario.uncertainty.inputs) {
+    distributions.push_back(input.path + " ~ " + distribution_text(scenario, input));
+  }
+  if (scenario.uncertainty.law_bootstrap) {
+    distributions.push_back("law coefficients ~ their uncertainty (law = \"bootstrap\")");
+  }
+  inputs.uncertainty.push_back(
+      {quantiles_table("Quantiles over the converged samples", report.quantiles), distributions});
 }
 
 int run_report(const ReportArgs& args, std::ostream& out) {
@@ -87,6 +144,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
                               figure_svg(cost_vs_context_of(scenario)),
                               plot_command_line("cost-vs-context", name, args.overrides)});
   }
+  add_analyses(inputs, scenario, args);
   write_file_atomically(args.out, report_html(inputs), "--out");
   out << "Wrote " << args.out << " (" << inputs.figures.size() << " figures)\n";
   return kExitOk;

@@ -261,12 +261,25 @@ std::string report_html(const ReportInputs& inputs) {
   }
   h += "</section>\n";
 
-  if (inputs.sensitivity) {
-    h += "<section id=\"sensitivity\">\n<h2>Sensitivity</h2>\n";
-    h += html_table(*inputs.sensitivity);
-    if (const ReportFigure* figure = find_figure(inputs, "tornado")) h += figure_html(*figure);
+  auto analysis = [&](const char* id, const char* heading, const std::string& note,
+                      const std::vector<ReportTable>& tables, const char* figure_id) {
+    if (tables.empty()) return;
+    h += "<section id=\"" + std::string(id) + "\">\n<h2>" + heading + "</h2>\n";
+    h += paragraph(note);
+    if (const ReportFigure* figure = find_figure(inputs, figure_id)) h += figure_html(*figure);
+    for (const ReportTable& table : tables) {
+      h += html_table(table.table);
+      if (!table.notes.empty()) {
+        h += "<ul class=\"note\">\n";
+        for (const std::string& line : table.notes) h += "<li>" + html_escape(line) + "</li>\n";
+        h += "</ul>\n";
+      }
+    }
     h += "</section>\n";
-  }
+  };
+  analysis("sensitivity", "Sensitivity", inputs.sensitivity_note, inputs.sensitivity, "tornado");
+  analysis("uncertainty", "Uncertainty", inputs.uncertainty_note, inputs.uncertainty,
+           "uncertainty");
 
   h += "<section id=\"assumptions\">\n<h2>Assumptions</h2>\n";
   h += html_table(choices_table(scenario));

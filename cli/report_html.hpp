@@ -21,6 +21,12 @@ struct ReportFigure {
   std::string command;  // the scaleopt command that draws it alone
 };
 
+// A table with the lines printed under it ("n/a: why", "no effect: ...").
+struct ReportTable {
+  Table table;
+  std::vector<std::string> notes;
+};
+
 struct ReportInputs {
   const Scenario* scenario = nullptr;
   const LifecycleSolution* solution = nullptr;
@@ -29,7 +35,13 @@ struct ReportInputs {
   std::vector<ReportFigure> figures;   // in the order they appear
   // Why the serving-cost figure is missing, when it is ("inference is priced at fixed MFUs").
   std::string serving_figure_note;
-  std::optional<Table> sensitivity;  // the sensitivity table, when computed
+  // The sensitivity analysis (scaleopt sensitivity): the tornado and the elasticities, with a
+  // sentence on how they were computed; empty when not computed.
+  std::string sensitivity_note;
+  std::vector<ReportTable> sensitivity;
+  // The Monte Carlo analysis (scaleopt uncertainty) when the scenario has [uncertainty].
+  std::string uncertainty_note;
+  std::vector<ReportTable> uncertainty;
 };
 
 // Where an input's value comes from: "scenario file", "--set", "default (assumed)", the law's,

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "cli/process.hpp"
 #include "cli/temporary_directory.hpp"
@@ -222,7 +223,8 @@ TEST_CASE("plot: bad kinds, formats and scenarios are one-line errors", "[plot]"
   const scaleopt::cli::TemporaryDirectory directory;
   const std::string svg = directory.file("x.svg");
   CHECK_THAT(run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
-             Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context"));
+             Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
+                             "phases, sweep, tornado, uncertainty"));
   const CliRun pdf = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.pdf")});
   CHECK(is_one_line_error(pdf));
@@ -284,8 +286,9 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
 
 TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs]") {
   const std::string docs = read_file(std::string(SCALEOPT_SOURCE_DIR) + "/docs/plots.md");
-  for (const char* kind : {"isoloss", "cost-vs-context", "phases"}) {
-    CHECK_THAT(docs, Catch::Contains(std::string("scaleopt plot ") + kind + " examples/"));
+  for (const char* kind :
+       {"isoloss", "cost-vs-context", "phases", "sweep", "tornado", "uncertainty"}) {
+    CHECK_THAT(docs, Catch::Contains(std::string("scaleopt plot ") + kind + " "));
   }
   const std::regex image(R"(!\[[^\]]*\]\((figures/[^)]+\.png)\))");
   int images = 0;
@@ -296,4 +299,120 @@ TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs
     CHECK(png_header(read_file(path)).signature);
   }
   CHECK(images >= 3);
+}
+
+TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
+          "[plot][gnuplot][sweep]") {
+  const scaleopt::cli::TemporaryDirectory directory;
+  const std::string csv = directory.file("sweep.csv");
+  const CliRun swept = run_cli({"sweep", example("sardana_cost.toml"), "--vary",
+                                "inference.requests=1e8..1e12:log:9", "--vary",
+                                "inference.decode_mfu=0.1..0.3:3", "--out", csv, "--threads", "1"});
+  INFO(swept.err);
+  REQUIRE(swept.status == 0);
+  const std::string svg = directory.file("sweep.svg");
+  const CliRun run = run_cli({"plot", "sweep", csv, "--out", svg});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const auto text = svg_text(read_file(svg));
+  REQUIRE(text.has_value());
+  // More demand, smaller models (Sardana et al.): the fewest parameters at 1e12 requests, and
+  // at the slowest decode, where serving each parameter costs most. solve says how many.
+  const CliRun solved = run_cli({"solve", example("sardana_cost.toml"), "--json", "--set",
+                                 "inference.requests=1e12", "--set", "inference.decode_mfu=0.1"});
+  REQUIRE(solved.status == 0);
+  const double params = solved.json()["params"].get<double>();
+  CHECK_THAT(*text, Catch::Contains("lowest params: " + format_quantity(params, Unit::count)));
+  CHECK_THAT(*text, Catch::Contains("at inference.requests = 1T, inference.decode_mfu = 0.1"));
+  for (const char* legend : {"\n0.1\n", "\n0.2\n", "\n0.3\n", "\n100M\n", "\n1T\n"}) {
+    CHECK_THAT(*text, Catch::Contains(legend));
+  }
+  CHECK_THAT(*text, Catch::Contains("27 of 27 rows drawn"));
+  // Another output, one line, as PNG.
+  const std::string png = directory.file("sweep.png");
+  REQUIRE(run_cli({"plot", "sweep", csv, "--y", "cost.total.usd", "--series", "none", "--x",
+                   "inference.requests", "--out", png})
+              .status == 0);
+  CHECK(png_header(read_file(png)).signature);
+  // Columns that are not there are named.
+  const CliRun bad = run_cli({"plot", "sweep", csv, "--y", "nonsense", "--out", svg});
+  CHECK(is_one_line_error(bad));
+  CHECK_THAT(bad.err, Catch::Contains("--y: no column 'nonsense'"));
+  const CliRun not_varied = run_cli({"plot", "sweep", csv, "--x", "training.mfu", "--out", svg});
+  CHECK_THAT(not_varied.err, Catch::Contains("--x: 'training.mfu' is not an input varied by"));
+  const CliRun scenario = run_cli({"plot", "sweep", example("sardana_cost.toml"), "--out", svg});
+  CHECK_THAT(scenario.err, Catch::Contains("not a sweep file"));
+  CHECK_THAT(
+      run_cli({"plot", "isoloss", example("sardana_cost.toml"), "--y", "loss", "--out", svg}).err,
+      Catch::Contains("only for plot sweep"));
+}
+
+TEST_CASE("plot tornado: inputs ranked by swing around the labelled base", "[plot][gnuplot]") {
+  const std::string text = plotted_svg_text("tornado", example("sardana_cost.toml"));
+  // Sardana et al.'s cost example: N = 2.053e10 at the base.
+  CHECK_THAT(text, Catch::Contains("base: params = " + format_quantity(2.053e10, Unit::count)));
+  // alpha = 0.336 moved by -+20% swings the answer most; solve at -20% says where it goes.
+  CHECK_THAT(text, Catch::Contains("law.alpha (0.2688 .. 0.4032)"));
+  const CliRun low =
+      run_cli({"solve", example("sardana_cost.toml"), "--json", "--set", "law.alpha=0.2688"});
+  REQUIRE(low.status == 0);
+  const std::string moved = format_quantity(low.json()["params"].get<double>(), Unit::count);
+  CHECK_THAT(text, Catch::Contains(std::string("\n").append(moved).append("\n")));
+  // Ranked: the largest swing on top (the smallest y on the page of the tic labels).
+  const scaleopt::cli::TemporaryDirectory directory;
+  REQUIRE(
+      run_cli({"plot", "tornado", example("sardana_cost.toml"), "--out", directory.file("t.svg")})
+          .status == 0);
+  const std::string svg = read_file(directory.file("t.svg"));
+  auto height_of = [&](const std::string& label) {
+    std::smatch m;
+    const std::regex at(R"(translate\([0-9.]+,([0-9.]+)\)[^>]*>\s*<text>)" + label);
+    return std::regex_search(svg, m, at) ? std::stod(m[1]) : -1.0;
+  };
+  const double alpha = height_of(R"(law\.alpha \()"), beta = height_of(R"(law\.beta \()");
+  CHECK(alpha > 0.0);
+  CHECK(alpha < beta);
+  const CliRun bad = run_cli({"plot", "tornado", example("sardana_cost.toml"), "--rank-by", "speed",
+                              "--out", directory.file("x.svg")});
+  CHECK(is_one_line_error(bad));
+  CHECK_THAT(bad.err, Catch::Contains("--rank-by: unknown output 'speed'"));
+}
+
+TEST_CASE("plot uncertainty: histograms of every converged sample, the quantiles marked",
+          "[plot][gnuplot]") {
+  const std::string text =
+      plotted_svg_text("uncertainty", example("frontier_uncertain.toml"), {"--samples", "2000"});
+  // The quantiles `scaleopt uncertainty` reports for the same samples.
+  const CliRun mc =
+      run_cli({"uncertainty", example("frontier_uncertain.toml"), "--samples", "2000", "--json"});
+  REQUIRE(mc.status == 0);
+  const auto j = mc.json();
+  for (const char* q : {"p05", "p50", "p95"}) {
+    const std::string name = q == std::string("p05")   ? "5%"
+                             : q == std::string("p50") ? "50%"
+                                                       : "95%";
+    CHECK_THAT(text, Catch::Contains(
+                         name + ": " +
+                         format_quantity(j["quantiles"]["params"][q].get<double>(), Unit::count)));
+  }
+  // Every converged sample is in each histogram once.
+  const scaleopt::cli::TemporaryDirectory directory;
+  REQUIRE(run_cli({"plot", "uncertainty", example("frontier_uncertain.toml"), "--samples", "2000",
+                   "--out", directory.file("u.svg"), "--script", directory.path()})
+              .status == 0);
+  std::istringstream data(read_file(directory.file("uncertainty_1.dat")));
+  std::string line;
+  double counted = 0.0;
+  while (std::getline(data, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream cells(line);
+    double c[6];
+    for (double& v : c) cells >> v;
+    counted += c[5];
+  }
+  CHECK(counted == j["converged"].get<double>());
+  CHECK_THAT(run_cli({"plot", "uncertainty", example("sardana_cost.toml"), "--out",
+                      directory.file("x.svg")})
+                 .err,
+             Catch::Contains("uncertainty"));
 }

@@ -15,6 +15,9 @@
 #include "plots/isoloss_map.hpp"
 #include "plots/label_layout.hpp"
 #include "plots/phases_figure.hpp"
+#include "plots/sweep_figure.hpp"
+#include "plots/tornado_figure.hpp"
+#include "plots/uncertainty_figure.hpp"
 #include "problems/lifetime_at_loss.hpp"
 #include "solver/high_precision.hpp"
 
@@ -251,4 +254,48 @@ TEST_CASE("phases figure: segments, shares and totals in its data", "[plots]") {
   CHECK_THAT(figure.data[2].text, Catch::Contains("1 5 \"total $5\""));
   CHECK_THROWS_WITH(phases_figure({{"bad", -1.0, 0.0, 0.0}}, {}), Catch::Contains("bad"));
   CHECK_THROWS_AS(phases_figure({}, {}), InputError);
+}
+
+TEST_CASE("histogram: every sample in one bin, edges even in the value or its log", "[plots]") {
+  const std::vector<double> samples{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const Histogram even = histogram(samples, 3, false);
+  REQUIRE(even.edges.size() == 4);
+  CHECK(even.edges[1] == Approx(4.0));
+  CHECK(even.counts == std::vector<double>{3, 3, 4});  // 10 falls in the last bin
+  const Histogram log = histogram({1, 10, 100, 1000}, 3, true);
+  CHECK(log.edges[1] == Approx(10.0));
+  CHECK(log.edges[2] == Approx(100.0));
+  CHECK(log.counts == std::vector<double>{1, 1, 2});
+  CHECK(spans_decades({1, 30}));
+  CHECK_FALSE(spans_decades({1, 29}));
+  CHECK_FALSE(spans_decades({-1, 100}));
+}
+
+TEST_CASE("sweep lines: one per series value, sorted by x", "[plots]") {
+  const auto lines = sweep_lines({{{3, 30, 0.2}}, {{1, 10, 0.1}}, {{2, 20, 0.2}}, {{1, 11, 0.2}}});
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].series == 0.1);
+  CHECK(lines[1].points == std::vector<std::pair<double, double>>{{1, 11}, {2, 20}, {3, 30}});
+  const auto single = sweep_lines({{{2, 1, NAN}}, {{1, 2, NAN}}});
+  REQUIRE(single.size() == 1);
+  CHECK(single[0].points.front().first == 1);
+}
+
+TEST_CASE("tornado figure: each side a box from the base to its output", "[plots]") {
+  const SweepAxis axis{"params", "params (parameters)",
+                       [](double v) { return format_quantity(v, Unit::count); }};
+  const Figure figure =
+      tornado_figure({{"law.alpha", "0.27 .. 0.40", 30e9, 15e9},
+                      {"training.mfu", "0.32 .. 0.48", NAN, 21e9},  // no answer at -20%
+                      {"inference.rate", "40M/s .. 60M/s", 19e9, 21e9}},
+                     {"t", "a", axis, 20e9});
+  // Two bars drawn (the one without an answer is left out), the first on top (y = 2).
+  CHECK(figure.data[0].text ==
+        "# x rank from to bottom top\n2.5e+10 2.2 2e+10 3e+10 2.02 2.38\n"
+        "1.95e+10 1.2 1.9e+10 2e+10 1.02 1.38\n");
+  CHECK(figure.data[1].text ==
+        "# x rank from to bottom top\n1.75e+10 1.8 1.5e+10 2e+10 1.62 1.98\n"
+        "2.05e+10 0.8 2e+10 2.1e+10 0.62 0.98\n");
+  CHECK_THAT(figure.commands, Catch::Contains("base: params = 20B"));
+  CHECK_THROWS_AS(tornado_figure({{"x", "", NAN, 1.0}}, {"t", "a", axis, 1.0}), InputError);
 }

@@ -75,17 +75,19 @@ TEST_CASE("report: one HTML file, figures inline, nothing fetched", "[report][gn
   const CliRun run = run_cli({"report", example("frontier_100x.toml"), "--out", report.path});
   INFO(run.err);
   REQUIRE(run.status == 0);
-  CHECK(run.out == "Wrote " + report.path + " (2 figures)\n");
+  CHECK(run.out == "Wrote " + report.path + " (3 figures)\n");
   const std::string html = read_file(report.path);
   CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
-  for (const char* section : {"id=\"question\"", "id=\"answer\"", "id=\"phases\"",
-                              "id=\"chinchilla\"", "id=\"serving\"", "id=\"assumptions\""}) {
+  for (const char* section :
+       {"id=\"question\"", "id=\"answer\"", "id=\"phases\"", "id=\"chinchilla\"", "id=\"serving\"",
+        "id=\"sensitivity\"", "id=\"assumptions\""}) {
     CHECK_THAT(html, Catch::Contains(section));
   }
   std::size_t figures = 0;
   for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
     ++figures;
-  CHECK(figures == 2);  // phases and the iso-loss map; serving is priced by MFU here
+  CHECK(figures == 3);  // phases, the iso-loss map, the tornado; serving is priced by MFU here
+  CHECK_THAT(html, !Catch::Contains("id=\"uncertainty\""));  // no [uncertainty] table
   CHECK_THAT(html, !Catch::Contains("<?xml"));
   // Self-contained: no script, no stylesheet or image to fetch.
   for (const char* fetch : {"<script", " src=", "<link", "@import", "url(http", "href=\"http"}) {
@@ -152,6 +154,11 @@ TEST_CASE("report: chromium renders it, not blank, with the solution's numbers",
                        format_quantity(100 * j["optimum"]["vs_chinchilla"]["cost"].get<double>(),
                                        Unit::number, 4) +
                        "%"));
+  // The sensitivity section: the tornado's base is the optimum's parameter count.
+  CHECK_THAT(text, Catch::Contains("Sensitivity"));
+  CHECK_THAT(text,
+             Catch::Contains("base: params = " +
+                             format_quantity(j["optimum"]["params"].get<double>(), Unit::count)));
   // The figures' labels are rendered text too.
   CHECK_THAT(text, Catch::Contains("heuristic: 100B params"));
   CHECK_THAT(text,
