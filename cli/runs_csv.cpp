@@ -1,19 +1,10 @@
 #include "cli/runs_csv.hpp"
 
-// The parser's background reader thread only pays off for files of tens of megabytes.
-#define CSV_IO_NO_THREAD
-// The parser copies file names with strncpy into a fixed buffer and terminates them itself;
-// GCC's inlined-code check flags that copy even in a system header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <csv.h>
-#pragma GCC diagnostic pop
-
 #include <algorithm>
 #include <sstream>
 
 #include "cli/csv_errors.hpp"
-
+#include "cli/fccp.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
 

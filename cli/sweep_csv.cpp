@@ -1,18 +1,11 @@
 #include "cli/sweep_csv.hpp"
 
-// The parser's background reader thread only pays off for files of tens of megabytes.
-#define CSV_IO_NO_THREAD
-// See cli/csv_errors.cpp.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <csv.h>
-#pragma GCC diagnostic pop
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 
 #include "cli/csv_errors.hpp"
+#include "cli/fccp.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {

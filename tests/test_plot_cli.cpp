@@ -17,6 +17,7 @@
 #include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
 #include "costmodel/quantity.hpp"
+#include "example_path.hpp"
 #include "figure_checks.hpp"
 
 namespace {
@@ -24,10 +25,6 @@ namespace {
 using scaleopt::format_quantity;
 using scaleopt::format_scientific;
 using scaleopt::Unit;
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 // The files in a directory (a failed command must leave it empty).
 std::vector<std::string> files_in(const std::string& directory) {

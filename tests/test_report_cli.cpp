@@ -14,6 +14,7 @@
 #include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
 #include "costmodel/quantity.hpp"
+#include "example_path.hpp"
 #include "figure_checks.hpp"
 
 namespace {
@@ -21,10 +22,6 @@ namespace {
 using scaleopt::format_quantity;
 using scaleopt::format_scientific;
 using scaleopt::Unit;
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 void require_chromium() {
   if (!scaleopt::cli::on_path("chromium")) {
