@@ -272,7 +272,8 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
                             "echo '\"isoloss.gp\" line 12: undefined variable: oops' >&2\n"
                             "exit 1\n";
   ::chmod(gnuplot.c_str(), 0755);
-  const PathOverride path(fake.path() + ":/usr/bin:/bin");
+  // First on PATH, before the real gnuplot (sh and sed still found after it).
+  const PathOverride path(fake.path() + ":" + std::getenv("PATH"));
   const CliRun run = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.svg")});
   CHECK(is_one_line_error(run));
