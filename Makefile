@@ -1,7 +1,9 @@
 # The two commands of the README's Quick start, and a few more for developers.
-#   make demo   install what is missing, build Release, run the headline reproduction
+#   make demo   install what is missing, build Release, run the headline reproduction and
+#               write its HTML report, demo-report.html
 #   make test   install what is missing, build, run every test (ctest)
-#   make bench  run the Google Benchmark programs (medians of 5 repetitions)
+#   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
+#               inference-aware solve in scipy beside ours (bench/compare_scipy.py)
 #   make format apply clang-format to every source file
 #   make test-sanitize  build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 #                       and run every test
@@ -13,6 +15,8 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SCALEOPT := $(BUILD_DIR)/scaleopt
+# Debian's Python, which has python3-scipy (bench/compare_scipy.py)
+PYTHON ?= /usr/bin/python3
 SANITIZE_DIR ?= build-asan
 FUZZ_DIR ?= build-fuzz
 FUZZ_TARGETS := quantity scenario runs_csv
@@ -43,6 +47,9 @@ demo: build
 	@echo
 	@echo "== Sardana et al. (2024): the cheapest model that reaches loss 1.947 and serves 2T tokens =="
 	@$(SCALEOPT) solve examples/sardana_compute.toml
+	@echo
+	@echo "== The talk's argument as one HTML page: the answer, costs by phase, figures, sources =="
+	@$(SCALEOPT) report examples/frontier_100x.toml --out demo-report.html
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
@@ -73,6 +80,8 @@ bench: build
 	  echo "== $$b"; $$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
 	    --benchmark_display_aggregates_only=true | grep -E 'median|Benchmark|---'; \
 	done
+	@echo "== bench/compare_scipy.py (Debian's python3-scipy)"
+	@$(PYTHON) bench/compare_scipy.py $(BUILD_DIR)/bench/bench_lifetime
 
 format:
 	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')

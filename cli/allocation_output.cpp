@@ -9,11 +9,9 @@
 namespace scaleopt::cli {
 namespace {
 
+// %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
 std::string plain(double value, int significant = 6) {
-  std::ostringstream s;
-  s.precision(significant);
-  s << value;
-  return s.str();
+  return format_quantity(value, Unit::number, significant);
 }
 
 std::string rule_text(const AllocationRule& rule) {
@@ -35,6 +33,10 @@ std::string describe_law(const LossLaw& law) {
   s << law.name << " (E=" << law.E << " A=" << law.A << " B=" << law.B << " alpha=" << law.alpha
     << " beta=" << law.beta << ")";
   return s.str();
+}
+
+Json finite_or_null(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
 Json law_json(const LossLaw& law) {

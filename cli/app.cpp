@@ -38,21 +38,35 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_cost_command(app, chosen);
   add_solve_command(app, chosen);
   add_fit_command(app, chosen);
+  add_pricing_command(app, chosen);
+  add_sweep_command(app, chosen);
+  add_merge_command(app, chosen);
+  add_sensitivity_command(app, chosen);
+  add_uncertainty_command(app, chosen);
+  add_plot_command(app, chosen);
+  add_report_command(app, chosen);
   add_selftest_command(app, chosen);
 
-  // CLI11 would report a mistyped command as "A subcommand is required"; name it instead.
-  if (argc > 1 && argv[1][0] != '-') {
+  // CLI11 would report a mistyped command (or subcommand of a group such as `pricing`) as
+  // "A subcommand is required"; name it instead.
+  const CLI::App* group = &app;
+  std::string path = "scaleopt";
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    const auto subs = group->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) break;  // a command's positional arguments follow
     std::string known;
-    bool found = false;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : subs) {
       known += (known.empty() ? "" : ", ") + sub->get_name();
-      found = found || sub->get_name() == argv[1];
+      if (sub->get_name() == argv[i]) next = sub;
     }
-    if (!found) {
-      err << "scaleopt: error: unknown command '" << argv[1] << "': expected one of " << known
-          << " (see scaleopt --help)\n";
+    if (!next) {
+      err << "scaleopt: error: unknown command '" << (i > 1 ? path.substr(9) + " " : "") << argv[i]
+          << "': expected one of " << known << " (see " << path << " --help)\n";
       return kExitBadInput;
     }
+    group = next;
+    path += " " + next->get_name();
   }
   try {
     app.parse(argc, argv);

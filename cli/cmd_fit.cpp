@@ -51,14 +51,11 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     throw InputError("--bootstrap: must be 0 (none) or at least 2 replicates, got " +
                      std::to_string(args.bootstrap));
   }
-  if (args.threads < 0) {
-    throw InputError("--threads: must be >= 0 (0: one per hardware thread), got " +
-                     std::to_string(args.threads));
-  }
-  const std::uint64_t seed = parse_seed_flag(args.seed);
+  const unsigned threads = parse_threads_flag("--threads", args.threads);
+  const std::uint64_t seed = parse_seed_flag("--seed", args.seed);
   FitOptions options;
   options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
-  options.threads = static_cast<unsigned>(args.threads);
+  options.threads = threads;
 
   const RunsCsv csv = read_runs_csv(args.file, args.columns);
   FitReport report;
@@ -86,7 +83,7 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     LossLaw law = report.fit.law;
     law.source = law_source(args, report);
     if (report.bootstrap) law.uncertainty = report.bootstrap->uncertainty();
-    write_file_atomically(args.emit_law, law_to_toml(law));
+    write_file_atomically(args.emit_law, law_to_toml(law), "--emit-law");
     report.law_file = args.emit_law;
   }
 

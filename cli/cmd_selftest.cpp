@@ -23,10 +23,6 @@ struct SelftestArgs {
 };
 
 int run_selftest(const SelftestArgs& args, std::ostream& out) {
-  if (args.threads < 0) {
-    throw InputError("--threads: must be >= 0 (0: one per hardware thread), got " +
-                     std::to_string(args.threads));
-  }
   const double instances = parse_positive_flag("--instances", args.instances, Unit::count);
   if (instances != std::floor(instances) || instances > 1e9) {
     throw InputError("--instances: expected a whole number from 1 to 1e9, got '" + args.instances +
@@ -34,8 +30,8 @@ int run_selftest(const SelftestArgs& args, std::ostream& out) {
   }
   StressRunOptions options;
   options.instances = static_cast<std::uint64_t>(instances);
-  options.seed = parse_seed_flag(args.seed);
-  options.threads = static_cast<unsigned>(args.threads);
+  options.seed = parse_seed_flag("--seed", args.seed);
+  options.threads = parse_threads_flag("--threads", args.threads);
   const auto start = std::chrono::steady_clock::now();
   const StressSummary summary = run_stress(options);
   const StressTiming timing{

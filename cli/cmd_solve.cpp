@@ -7,8 +7,8 @@
 #include "cli/command.hpp"
 #include "cli/lifecycle_output.hpp"
 #include "cli/scenario.hpp"
+#include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
-#include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -22,21 +22,7 @@ struct SolveArgs {
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  if (!scenario.problem_given) {
-    throw InputError(scenario.file +
-                     ": problem.kind: required by solve (min-lifetime-flops, min-lifetime-cost, "
-                     "equal-cost or max-quality); see docs/scenario.md");
-  }
-  if (!scenario.law) throw InputError(scenario.file + ": law: a [law] table is required by solve");
-  LifecycleSolution solution;
-  try {
-    solution = solve_lifecycle(scenario, *scenario.law, scenario.problem, args.solver);
-  } catch (const InputError& e) {
-    throw InputError(scenario.file + ": " + e.what());  // e names the key
-  }
-  if (solution.status() == Status::infeasible) {
-    throw InputError(scenario.file + ": infeasible: " + solution.message());
-  }
+  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
   } else {

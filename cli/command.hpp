@@ -22,6 +22,13 @@ void add_roofline_command(CLI::App& app, Action& chosen);
 void add_cost_command(CLI::App& app, Action& chosen);
 void add_solve_command(CLI::App& app, Action& chosen);
 void add_fit_command(CLI::App& app, Action& chosen);
+void add_pricing_command(CLI::App& app, Action& chosen);
+void add_sweep_command(CLI::App& app, Action& chosen);
+void add_merge_command(CLI::App& app, Action& chosen);
+void add_sensitivity_command(CLI::App& app, Action& chosen);
+void add_uncertainty_command(CLI::App& app, Action& chosen);
+void add_plot_command(CLI::App& app, Action& chosen);
+void add_report_command(CLI::App& app, Action& chosen);
 void add_selftest_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli

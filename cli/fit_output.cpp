@@ -11,11 +11,9 @@
 namespace scaleopt::cli {
 namespace {
 
+// %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
 std::string plain(double value, int significant = 6) {
-  std::ostringstream s;
-  s.precision(significant);
-  s << value;
-  return s.str();
+  return format_quantity(value, Unit::number, significant);
 }
 
 // `significant` digits without an exponent for 1e-3 <= |value| < 1e6 (1279, 0.0255, 331.1:

@@ -22,6 +22,38 @@ double parse_positive_flag(std::string_view flag, const std::string& text, Unit 
   return value;
 }
 
+FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit unit) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) {
+    const double value = parse_positive_flag(flag, text, unit);
+    return {value, value};
+  }
+  const FlagRange range{parse_positive_flag(flag, text.substr(0, dots), unit),
+                        parse_positive_flag(flag, text.substr(dots + 2), unit)};
+  if (range.first > range.last) {
+    throw field_error(std::string(flag), "the range must ascend (FIRST..LAST), got '" + text + "'");
+  }
+  return range;
+}
+
+std::uint64_t parse_seed_flag(std::string_view flag, const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw field_error(std::string(flag),
+                      "expected an integer from 0 to 2^64 - 1, got '" + text + "'");
+  }
+  return seed;
+}
+
+unsigned parse_threads_flag(std::string_view flag, int threads) {
+  if (threads < 0) {
+    throw field_error(std::string(flag),
+                      "must be >= 0 (0: one per hardware thread), got " + std::to_string(threads));
+  }
+  return static_cast<unsigned>(threads);
+}
+
 std::string type_name(Unit unit) {
   switch (unit) {
     case Unit::number:
@@ -44,15 +76,6 @@ std::string type_name(Unit unit) {
       return "DURATION";
   }
   return "VALUE";
-}
-
-std::uint64_t parse_seed_flag(const std::string& text) {
-  std::uint64_t seed = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    throw InputError("--seed: expected an integer from 0 to 2^64 - 1, got '" + text + "'");
-  }
-  return seed;
 }
 
 }  // namespace scaleopt::cli

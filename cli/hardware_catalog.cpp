@@ -127,18 +127,11 @@ Hardware read_hardware_table(const std::string& file, const toml::table& table,
 std::vector<Hardware> builtin_hardware() {
   const std::string name = "costmodel/data/hardware.toml";
   const TomlDocument document = parse_toml_text(hardware_catalog_toml(), name);
-  // toml++ keeps keys sorted; list the chips in the file's order instead.
-  std::vector<std::pair<std::size_t, Hardware>> chips;
-  for (const auto& [id, node] : document.table) {
-    const std::string key(id.str());
-    chips.emplace_back(
-        node.source().begin.line,
-        read_hardware_table(name, read_table(name, node, key), key, key, std::nullopt));
-  }
-  std::sort(chips.begin(), chips.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Hardware> ordered;
-  for (auto& [line, chip] : chips) ordered.push_back(std::move(chip));
+  for (const auto& [key, node] : entries_in_file_order(document.table)) {
+    ordered.push_back(
+        read_hardware_table(name, read_table(name, *node, key), key, key, std::nullopt));
+  }
   return ordered;
 }
 

@@ -185,13 +185,8 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const Lifecycle
   return json;
 }
 
-void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& law,
-                    const LifecycleSolution& s) {
+Table solution_table(const Scenario& scenario, const LifecycleSolution& s) {
   const bool converged = s.status() == Status::converged;
-  if (!converged) {
-    out << "STATUS: " << to_string(s.status()) << ": " << s.message() << "\n";
-    out << "The numbers below are the solver's last iterate, not an optimum.\n";
-  }
   const bool priced = s.kind != ProblemKind::min_lifetime_flops;
   Table table(title_of(s, scenario));
   std::vector<const LifecycleAnswer*> answers{&s.answer};
@@ -203,21 +198,81 @@ void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& 
     table.header({"", converged ? "optimum" : "last iterate (NOT optimal)"});
   }
   add_rows(table, answers, s.unit, priced, scenario);
-  table.print(out);
-  if (s.optimum && converged) {
-    out << "  the heuristic overpays " << percent(s.heuristic_overpay) << " against the optimum, "
-        << "whose cost shares are pretraining " << percent(s.optimum->shares.pretrain) << ", RL "
-        << percent(s.optimum->shares.rl) << ", inference " << percent(s.optimum->shares.inference)
-        << "\n";
+  return table;
+}
+
+Table chinchilla_table(const Scenario& scenario, const LifecycleSolution& s) {
+  const bool priced = s.kind != ProblemKind::min_lifetime_flops;
+  const LifecycleAnswer& best = s.optimum ? *s.optimum : s.answer;
+  const LifetimePlan& chinchilla = best.vs_chinchilla.chinchilla;
+  const bool compared = chinchilla.solve.status != Status::infeasible && chinchilla.params > 0.0;
+  std::vector<const LifetimePlan*> plans{&best.plan};
+  Table table("The plan beside the Chinchilla-style model of the same loss (rule: " +
+              rule_text(scenario.problem) + ")");
+  if (compared) {
+    plans.push_back(&chinchilla);
+    table.header({"", s.optimum ? "optimum" : "plan", "Chinchilla-style, same loss"});
+  } else {
+    table.header({"", s.optimum ? "optimum" : "plan"});
   }
-  out << "  law " << describe_law(law) << "; Chinchilla rule: " << rule_text(scenario.problem)
-      << "\n";
+  auto row = [&](const std::string& label, auto value_of) {
+    std::vector<std::string> cells{label};
+    for (const LifetimePlan* plan : plans) cells.push_back(value_of(*plan));
+    table.cells(cells);
+  };
+  row("params (active)",
+      [](const LifetimePlan& p) { return format_quantity(p.params, Unit::count, 4); });
+  row("pretraining tokens", [](const LifetimePlan& p) { return tokens_text(p.pretrain_tokens); });
+  row("tokens per parameter", [](const LifetimePlan& p) {
+    return format_quantity(p.pretrain_tokens / p.params, Unit::number, 4);
+  });
+  row("loss", [](const LifetimePlan& p) { return format_quantity(p.loss, Unit::number, 6); });
+  const CostUnit unit = s.unit;
+  auto share_of = [unit](const LifetimePlan& p, const PhaseCost& phase) {
+    return in_unit(unit, phase) / in_unit(unit, p.cost.total());
+  };
+  row("cost: pretraining", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.pretrain, unit, priced, share_of(p, p.cost.pretrain));
+  });
+  row("      RL", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.rl, unit, priced, share_of(p, p.cost.rl));
+  });
+  row("      inference", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.inference, unit, priced, share_of(p, p.cost.inference));
+  });
+  row("      total",
+      [&](const LifetimePlan& p) { return cost_text(p.cost.total(), unit, priced, NAN); });
+  return table;
+}
+
+std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
+                                        const LifecycleSolution& s) {
+  std::vector<std::string> notes;
+  if (s.optimum && s.status() == Status::converged) {
+    notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay) +
+                    " against the optimum, whose cost shares are pretraining " +
+                    percent(s.optimum->shares.pretrain) + ", RL " + percent(s.optimum->shares.rl) +
+                    ", inference " + percent(s.optimum->shares.inference));
+  }
+  notes.push_back("law " + describe_law(law) + "; Chinchilla rule: " + rule_text(scenario.problem));
   const LifetimePlan& last = s.optimum ? s.optimum->plan : s.answer.plan;
-  out << "  solver: " << last.solve.message;
+  std::string solver = "solver: " + last.solve.message;
   if (std::isfinite(last.reference_relative_difference)) {
-    out << "; 1-D reduction agrees to " << format_scientific(last.reference_relative_difference, 2);
+    solver +=
+        "; 1-D reduction agrees to " + format_scientific(last.reference_relative_difference, 2);
   }
-  out << "\n";
+  notes.push_back(solver);
+  return notes;
+}
+
+void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& law,
+                    const LifecycleSolution& s) {
+  if (s.status() != Status::converged) {
+    out << "STATUS: " << to_string(s.status()) << ": " << s.message() << "\n";
+    out << "The numbers below are the solver's last iterate, not an optimum.\n";
+  }
+  solution_table(scenario, s).print(out);
+  for (const std::string& note : solution_notes(scenario, law, s)) out << "  " << note << "\n";
   if (!scenario.assumptions.empty()) {
     out << "Assumptions (defaults the scenario did not set):\n";
     for (const std::string& line : scenario.assumptions) out << "  " << line << "\n";

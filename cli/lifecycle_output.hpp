@@ -4,8 +4,11 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/scenario.hpp"
+#include "cli/table.hpp"
 #include "problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
@@ -21,5 +24,19 @@ nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& la
 
 void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& law,
                     const LifecycleSolution& solution);
+
+// The table print_solution prints: the question as its title, a column per plan (the
+// heuristic and its optimum, or the optimum), a row per quantity.
+Table solution_table(const Scenario& scenario, const LifecycleSolution& solution);
+
+// The plan (the optimum) beside the Chinchilla-style model of equal quality: parameters,
+// pretraining tokens, tokens per parameter, loss and lifetime cost by phase, formatted as in
+// solution_table. Without a Chinchilla-style model (the rule cannot reach the loss), one column.
+Table chinchilla_table(const Scenario& scenario, const LifecycleSolution& solution);
+
+// The lines print_solution prints under the table: the heuristic's overpay and the optimum's
+// cost shares (equal-cost), the law and the Chinchilla rule, the solver's verdict.
+std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
+                                        const LifecycleSolution& solution);
 
 }  // namespace scaleopt::cli

@@ -1,25 +1,12 @@
 #include "cli/runs_csv.hpp"
 
-// The parser's background reader thread only pays off for files of tens of megabytes.
-#define CSV_IO_NO_THREAD
-// The parser copies file names with strncpy into a fixed buffer and terminates them itself;
-// GCC's inlined-code check flags that copy even in a system header (clang has no such check).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#endif
-#include <csv.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <sstream>
 
+#include "cli/csv_errors.hpp"
+#include "cli/fccp.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
 
@@ -38,51 +25,7 @@ struct Column {
 };
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
-  throw InputError(path + ":" + std::to_string(line) + ": " + what);
-}
-
-// The parser's error, reworded with our FILE:LINE prefix (its own messages quote the file
-// name in the middle of the sentence).
-[[noreturn]] void translate(const std::string& path, const io::error::base& error,
-                            const Column* columns) {
-  const auto* at_line = dynamic_cast<const io::error::with_file_line*>(&error);
-  const int line = at_line ? at_line->file_line : 1;
-  if (dynamic_cast<const io::error::can_not_open_file*>(&error)) {
-    const auto& open_error = dynamic_cast<const io::error::can_not_open_file&>(error);
-    throw InputError(path + ": cannot open the file" +
-                     (open_error.errno_value
-                          ? std::string(" (") + std::strerror(open_error.errno_value) + ")"
-                          : std::string()));
-  }
-  if (dynamic_cast<const io::error::header_missing*>(&error)) {
-    fail(path, 1, "empty file: expected a header line naming the columns");
-  }
-  if (const auto* missing = dynamic_cast<const io::error::missing_column_in_header*>(&error)) {
-    std::string flag;
-    for (int c = 0; c < 3; ++c) {
-      if (*columns[c].name == missing->column_name) flag = columns[c].flag;
-    }
-    fail(path, 1,
-         std::string("no column '") + missing->column_name + "' (named by " + flag +
-             ") in the header");
-  }
-  if (const auto* duplicate = dynamic_cast<const io::error::duplicated_column_in_header*>(&error)) {
-    fail(path, 1,
-         std::string("column '") + duplicate->column_name + "' appears twice in the header");
-  }
-  if (dynamic_cast<const io::error::too_few_columns*>(&error)) {
-    fail(path, line, "ragged row: fewer cells than the header has columns");
-  }
-  if (dynamic_cast<const io::error::too_many_columns*>(&error)) {
-    fail(path, line, "ragged row: more cells than the header has columns");
-  }
-  if (dynamic_cast<const io::error::escaped_string_not_closed*>(&error)) {
-    fail(path, line, "a quoted cell is not closed");
-  }
-  if (dynamic_cast<const io::error::line_length_limit_exceeded*>(&error)) {
-    fail(path, line, "line longer than 16 MB");
-  }
-  fail(path, line, error.what());
+  fail_at_line(path, line, what);
 }
 
 double read_cell(const std::string& path, int line, const Column& column, const char* cell) {
@@ -157,7 +100,12 @@ RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenRe
     }
     result.last_line = std::max(result.last_line, static_cast<int>(reader->get_file_line()));
   } catch (const io::error::base& error) {
-    translate(name, error, wanted);
+    rethrow_csv_error(name, error, [&](const std::string& column) {
+      for (const Column& c : wanted) {
+        if (*c.name == column) return std::string(c.flag);
+      }
+      return std::string("a flag");
+    });
   }
   if (result.runs.empty())
     fail(name, std::max(result.last_line, 1), "no data rows after the header");

@@ -10,6 +10,8 @@
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
+//   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
 #include <optional>
 #include <string>
@@ -17,19 +19,27 @@
 #include <vector>
 
 #include "costmodel/loss_law.hpp"
+#include "costmodel/price_list.hpp"
+#include "problems/input_distribution.hpp"
 #include "problems/lifecycle_cost.hpp"
 #include "problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 
 struct Scenario : LifecycleInputs {
-  std::string file;            // where it was read from (for messages)
-  std::optional<LossLaw> law;  // absent without a [law] table
-  ProblemSpec problem;         // meaningful when problem_given
-  bool problem_given = false;  // problem.kind was set
+  std::string file;                 // where it was read from (for messages)
+  std::optional<LossLaw> law;       // absent without a [law] table
+  std::optional<PriceList> prices;  // absent without a [pricing] table
+  ProblemSpec problem;              // meaningful when problem_given
+  bool problem_given = false;       // problem.kind was set
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;
+  // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
+  // reports that say where each input came from.
+  std::vector<std::string> keys_given;
+  // Distributions of inputs for Monte Carlo ([uncertainty], cli/uncertainty_table.hpp).
+  UncertaintySpec uncertainty;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to

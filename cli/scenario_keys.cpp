@@ -42,6 +42,13 @@ ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view defaul
           doc,  get,  set,          nullptr,   nullptr,      true};
 }
 
+// A [pricing] key: read by cli/price_list_file.hpp, listed here for docs and --set.
+ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
+                        std::string_view default_text, std::string_view doc) {
+  return {path, kind,    unit,    kNonNegative, default_text, false,
+          doc,  nullptr, nullptr, nullptr,      nullptr,      true};
+}
+
 LossLaw& law_of(Scenario& s, std::string_view path) {
   if (!s.law) throw field_error(std::string(path), "the scenario has no [law] table");
   s.law->name = "custom";
@@ -485,6 +492,19 @@ std::vector<ScenarioKey> make_keys() {
           "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
           [](const Scenario& s) { return s.problem.tokens_per_param; },
           [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
+      // [pricing]: a provider's price list, read by cli/price_list_file.hpp
+      pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
+                  "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),
+      pricing_key("pricing.source", KeyKind::text, Unit::number, "none",
+                  "Where and when the prices were published"),
+      pricing_key("pricing.tier[].max_context", KeyKind::number, Unit::count,
+                  "none (the last tier)",
+                  "[[pricing.tier]]: prompts of at most this many tokens pay this tier; tiers "
+                  "ascend and the last has no bound"),
+      pricing_key("pricing.tier[].usd_per_mtok_input", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million input tokens"),
+      pricing_key("pricing.tier[].usd_per_mtok_output", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million output tokens"),
   };
 }
 
@@ -559,6 +579,7 @@ std::vector<std::string_view> scenario_tables() {
   };
   for (const ScenarioKey& key : scenario_keys()) add(key.path.substr(0, key.path.find('.')));
   add("hardware");
+  add("uncertainty");  // read by cli/uncertainty_table.hpp
   return tables;
 }
 
@@ -588,29 +609,23 @@ double numeric_input(const Scenario& s, std::string_view path) {
   throw field_error(std::string(path), "not a numeric input with a value in this scenario");
 }
 
-void set_numeric_input(Scenario& s, std::string_view path, double value) {
+NumericInputSetter::NumericInputSetter(const Scenario& s, std::string_view path) : path_(path) {
   if (path.starts_with("hardware.")) {
     const std::string_view rest = path.substr(9);
     const auto dot = rest.rfind('.');
     const HardwareField* field =
         dot == std::string_view::npos ? nullptr : find_hardware_field(rest.substr(dot + 1));
     if (!field || field->kind != KeyKind::number) {
-      throw field_error(std::string(path), "not a numeric chip field (hardware.<id>.<field>)");
+      throw field_error(path_, "not a numeric chip field (hardware.<id>.<field>)");
     }
-    check_range(path, field->range, value);
-    const std::string_view id = rest.substr(0, dot);
-    bool used = false;
-    for (Hardware* chip : {&s.training.chip, &s.serving.chip}) {
-      if (chip->id == id) {
-        field->set(*chip, value);
-        used = true;
-      }
+    chip_id_ = std::string(rest.substr(0, dot));
+    if (s.training.chip.id != chip_id_ && s.serving.chip.id != chip_id_) {
+      throw field_error(path_, "the scenario does not use chip '" + chip_id_ + "' (it uses " +
+                                   s.training.chip.id + " and " + s.serving.chip.id + ")");
     }
-    if (!used) {
-      throw field_error(std::string(path), "the scenario does not use chip '" + std::string(id) +
-                                               "' (it uses " + s.training.chip.id + " and " +
-                                               s.serving.chip.id + ")");
-    }
+    unit_ = field->unit;
+    range_ = field->range;
+    set_chip_ = field->set;
     return;
   }
   const ScenarioKey* key = find_scenario_key(path);
@@ -623,10 +638,27 @@ void set_numeric_input(Scenario& s, std::string_view path, double value) {
     if (const auto closest = closest_key(path, paths); !closest.empty()) {
       message += " (did you mean '" + std::string(closest) + "'?)";
     }
-    throw field_error(std::string(path), message);
+    throw field_error(path_, message);
   }
-  check_range(path, key->range, value);
-  key->set(s, value);
+  unit_ = key->unit;
+  range_ = key->range;
+  set_key_ = key->set;
+}
+
+void NumericInputSetter::set(Scenario& s, double value) const {
+  check_range(path_, range_, value);
+  if (set_key_) {
+    set_key_(s, value);
+    return;
+  }
+  // A chip field changes every setup that uses the chip.
+  for (Hardware* chip : {&s.training.chip, &s.serving.chip}) {
+    if (chip->id == chip_id_) set_chip_(*chip, value);
+  }
+}
+
+void set_numeric_input(Scenario& s, std::string_view path, double value) {
+  NumericInputSetter(s, path).set(s, value);
 }
 
 void validate_scenario(const Scenario& s) {

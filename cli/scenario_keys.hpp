@@ -76,6 +76,28 @@ double numeric_input(const Scenario& scenario, std::string_view path);
 // the value may break a cross-field rule.
 void set_numeric_input(Scenario& scenario, std::string_view path, double value);
 
+// A numeric input resolved once and set many times (sweeps, Monte Carlo): the path is looked up
+// when the setter is made, so setting a value is a range check and a store.
+class NumericInputSetter {
+ public:
+  // Throws InputError naming the path, as set_numeric_input does, when `path` is not a numeric
+  // input of `scenario` (unknown key, not a number, a chip the scenario does not use).
+  NumericInputSetter(const Scenario& scenario, std::string_view path);
+  const std::string& path() const { return path_; }
+  Unit unit() const { return unit_; }
+  const Range& range() const { return range_; }
+  // Throws InputError "PATH: must be RANGE, got VALUE" outside the range.
+  void set(Scenario& scenario, double value) const;
+
+ private:
+  std::string path_;
+  Unit unit_ = Unit::number;
+  Range range_;
+  void (*set_key_)(Scenario&, double) = nullptr;   // a registry key
+  void (*set_chip_)(Hardware&, double) = nullptr;  // a chip field
+  std::string chip_id_;
+};
+
 // Cross-field checks of a loaded or modified scenario (architecture, demand, RL, setups).
 void validate_scenario(const Scenario& scenario);
 

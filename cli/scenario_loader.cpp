@@ -5,9 +5,11 @@
 
 #include "cli/hardware_catalog.hpp"
 #include "cli/law_file.hpp"
+#include "cli/price_list_file.hpp"
 #include "cli/scenario.hpp"
 #include "cli/scenario_keys.hpp"
 #include "cli/toml_reading.hpp"
+#include "cli/uncertainty_table.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -96,8 +98,8 @@ void apply_override(TomlDocument& document, const std::string& argument) {
   }
 }
 
-// Rejects keys the registry does not know, in every table but [law] (read_law_table checks
-// its own) and [hardware] (chip tables are checked when read).
+// Rejects keys the registry does not know, in every table but [law] and [pricing] (their
+// readers check their own) and [hardware] (chip tables are checked when read).
 void reject_unknown(const std::string& file, const toml::table& table, const std::string& prefix) {
   std::vector<std::string_view> known;
   for (const ScenarioKey& key : scenario_keys()) {
@@ -191,7 +193,9 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   const std::vector<Hardware> chips = chips_of(document);
   for (const auto& [name, node] : document.table) {
     const std::string table(name.str());
-    if (table == "law" || table == "hardware") continue;
+    if (table == "law" || table == "pricing" || table == "hardware" || table == "uncertainty") {
+      continue;
+    }
     reject_unknown(file, read_table(file, node, table), table);
   }
 
@@ -200,12 +204,16 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   if (const toml::node* law = document.table.get("law")) {
     scenario.law = read_law_table(file, read_table(file, *law, "law"), "law");
   }
+  if (const toml::node* prices = document.table.get("pricing")) {
+    scenario.prices = read_price_list(file, read_table(file, *prices, "pricing"), "pricing");
+  }
   const KeyContext context{chips};
   for (const ScenarioKey& key : scenario_keys()) {
     if (key.delegated) continue;
     const toml::node* node = document.table.at_path(key.path).node();
     if (node) {
       read_key(key, file, *node, scenario, context);
+      scenario.keys_given.emplace_back(key.path);
       continue;
     }
     // Chips default to the assumed one even without a table: every setup needs a chip.
@@ -257,6 +265,10 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     validate_scenario(scenario);
   } catch (const InputError& e) {
     throw InputError(file + ": " + e.what());  // e names the field
+  }
+  if (const toml::node* uncertainty = document.table.get("uncertainty")) {
+    scenario.uncertainty =
+        read_uncertainty_table(file, read_table(file, *uncertainty, "uncertainty"), scenario);
   }
   return scenario;
 }

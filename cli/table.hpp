@@ -15,6 +15,12 @@ class Table {
   Table& cells(std::vector<std::string> values);
   void print(std::ostream& out) const;
 
+  // What the table holds, for other renderings (the HTML report): with a header, it is the
+  // first row.
+  const std::string& title() const { return title_; }
+  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+  bool has_header() const { return has_header_; }
+
  private:
   std::string title_;
   std::vector<std::vector<std::string>> rows_;

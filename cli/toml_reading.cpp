@@ -83,6 +83,16 @@ std::string_view closest_key(std::string_view name,
   return closest;
 }
 
+std::vector<std::pair<std::string, const toml::node*>> entries_in_file_order(
+    const toml::table& table) {
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (const auto& [key, node] : table) entries.emplace_back(std::string(key.str()), &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+  return entries;
+}
+
 std::string join_key(std::string_view prefix, std::string_view key) {
   if (prefix.empty()) return std::string(key);
   return std::string(prefix) + "." + std::string(key);

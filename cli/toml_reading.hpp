@@ -50,6 +50,11 @@ void reject_unknown_keys(const std::string& file, const toml::table& table, std:
 std::string_view closest_key(std::string_view name,
                              const std::vector<std::string_view>& candidates);
 
+// The entries of `table` in the order the file has them (toml++ keeps keys sorted), for
+// catalogs listed as written.
+std::vector<std::pair<std::string, const toml::node*>> entries_in_file_order(
+    const toml::table& table);
+
 // "prefix.key" or "key" when the prefix is empty.
 std::string join_key(std::string_view prefix, std::string_view key);
 

@@ -66,23 +66,27 @@ double ffn_params(const Architecture& a, double routed_experts_used) {
   return dense + moe_layers * (experts + router);
 }
 
-void require(bool ok, std::string_view prefix, std::string_view field, const std::string& what) {
-  if (!ok) throw field_error(qualified_field(prefix, field), what);
+// Messages are built only on failure: validation runs for every point of a sweep or sample of
+// a Monte Carlo, where formatting them eagerly cost more than the solve.
+void require(bool ok, std::string_view prefix, std::string_view field, std::string_view what) {
+  if (!ok) throw field_error(qualified_field(prefix, field), std::string(what));
 }
 
 void require_non_negative(std::string_view prefix, std::string_view field, double value) {
+  if (std::isfinite(value) && value >= 0.0) return;
   std::ostringstream got;
   got << "must be finite and >= 0, got " << value;
-  require(std::isfinite(value) && value >= 0.0, prefix, field, got.str());
+  require(false, prefix, field, got.str());
 }
 
 void require_positive(std::string_view prefix, std::string_view field, double value,
                       std::string_view why = {}) {
+  if (std::isfinite(value) && value > 0.0) return;
   std::ostringstream got;
   got << "must be finite and positive";
   if (!why.empty()) got << " " << why;
   got << ", got " << value;
-  require(std::isfinite(value) && value > 0.0, prefix, field, got.str());
+  require(false, prefix, field, got.str());
 }
 
 }  // namespace
@@ -198,9 +202,11 @@ void Architecture::validate(std::string_view prefix) const {
     } else {
       require_positive(prefix, "head_dim", head_dim, "for a model with a shape");
       const double kv = effective_kv_heads(*this);
-      require(kv >= 1.0 && kv <= heads, prefix, "kv_heads",
-              "must be between 1 and heads for attention = \"" + std::string(to_string(attention)) +
-                  "\"");
+      if (!(kv >= 1.0 && kv <= heads)) {
+        require(false, prefix, "kv_heads",
+                "must be between 1 and heads for attention = \"" +
+                    std::string(to_string(attention)) + "\"");
+      }
       require(attention != AttentionKind::mha || kv == heads, prefix, "kv_heads",
               "must equal heads for attention = \"mha\" (use \"gqa\" for fewer)");
       require(attention != AttentionKind::mqa || kv == 1.0, prefix, "kv_heads",
@@ -226,9 +232,11 @@ void Architecture::validate(std::string_view prefix) const {
   require(sparse_top_k == 0.0 || has_shape() || kv_bytes_per_token.has_value(), prefix,
           "sparse_top_k", "needs the KV bytes per token");
   const double total = total_param_count(), active = active_param_count();
-  std::ostringstream both;
-  both << "active parameters (" << active << ") exceed total parameters (" << total << ")";
-  require(active <= total * (1.0 + 1e-12), prefix, "active_params", both.str());
+  if (!(active <= total * (1.0 + 1e-12))) {
+    std::ostringstream both;
+    both << "active parameters (" << active << ") exceed total parameters (" << total << ")";
+    require(false, prefix, "active_params", both.str());
+  }
 }
 
 }  // namespace scaleopt

@@ -7,6 +7,14 @@
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt {
+
+double chip_hour_price(const std::optional<double>& given, const Hardware& chip,
+                       std::string_view prefix) {
+  if (given) return *given;
+  if (chip.usd_per_hour) return *chip.usd_per_hour;
+  throw field_error(qualified_field(prefix, "usd_per_chip_hour"),
+                    "required: " + chip.id + " has no price in the catalog");
+}
 namespace {
 
 const std::optional<double>& rate_of(const Hardware& chip, Precision precision) {

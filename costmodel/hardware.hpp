@@ -36,6 +36,11 @@ struct Hardware {
   void validate(std::string_view prefix) const;
 };
 
+// The price of a chip-hour: `given` when set, else the chip's catalog price (an assumption);
+// throws InputError naming "<prefix>.usd_per_chip_hour" when neither exists.
+double chip_hour_price(const std::optional<double>& given, const Hardware& chip,
+                       std::string_view prefix);
+
 // The chip with `id`; throws InputError listing the known ids otherwise.
 const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_view id);
 

@@ -57,10 +57,37 @@ LossLaw loss_law_preset(std::string_view name) {
                    " (or give E, A, B, alpha and beta)");
 }
 
+std::optional<LawUncertainty> published_uncertainty(std::string_view preset) {
+  if (preset == "epoch2024")
+    return LawUncertainty{{0.03, 124.58, 1293.23, 0.02, 0.02}, std::nullopt};
+  return std::nullopt;
+}
+
 LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens) {
   const double params_term = law.A * std::exp(-law.alpha * log_params);
   const double data_term = law.B * std::exp(-law.beta * log_tokens);
   return {law.E + params_term + data_term, -law.alpha * params_term, -law.beta * data_term};
+}
+
+double loss_with_gradient(const LossLaw& law, std::span<const double> x,
+                          std::span<double> gradient) {
+  const LossInLogSpace l = loss_in_log_space(law, x[0], x[1]);
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params;
+    gradient[1] = l.d_log_tokens;
+  }
+  return l.loss;
+}
+
+double loss_gap_with_gradient(const LossLaw& law, double target_loss, std::span<const double> x,
+                              std::span<double> gradient) {
+  const LossInLogSpace l = loss_in_log_space(law, x[0], x[1]);
+  const double reducible = target_loss - law.E;
+  if (!gradient.empty()) {
+    gradient[0] = l.d_log_params / reducible;
+    gradient[1] = l.d_log_tokens / reducible;
+  }
+  return (l.loss - target_loss) / reducible;
 }
 
 }  // namespace scaleopt

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,13 @@ std::vector<LossLaw> loss_law_presets();
 // The preset called `name`; throws InputError listing the known names otherwise.
 LossLaw loss_law_preset(std::string_view name);
 
+// The uncertainty published with a preset's coefficients, or nullopt. epoch2024: the standard
+// errors of Besiroglu et al. 2024 ("Chinchilla Scaling: A replication attempt",
+// arXiv:2404.10102; from their bootstrap): E 0.03, A 124.58, B 1293.23, alpha 0.02, beta 0.02.
+// No covariance is published, so draws from it are independent (docs/sensitivity.md says what
+// that implies). The Hoffmann and Sardana presets publish none.
+std::optional<LawUncertainty> published_uncertainty(std::string_view preset);
+
 // Loss term of the law at ln N, ln D, with gradient with respect to (ln N, ln D).
 struct LossInLogSpace {
   double loss;
@@ -57,5 +65,15 @@ struct LossInLogSpace {
   double d_log_tokens;
 };
 LossInLogSpace loss_in_log_space(const LossLaw& law, double log_params, double log_tokens);
+
+// The objective and constraint forms the problems share, at x = (ln N, ln D), filling the
+// gradient with respect to x when it is not empty:
+//  - the loss itself;
+//  - the loss gap (L - target) / (target - E): the relative error of the reducible loss, of
+//    order one for every target, so that one constraint tolerance suits all of them.
+double loss_with_gradient(const LossLaw& law, std::span<const double> x,
+                          std::span<double> gradient);
+double loss_gap_with_gradient(const LossLaw& law, double target_loss, std::span<const double> x,
+                              std::span<double> gradient);
 
 }  // namespace scaleopt

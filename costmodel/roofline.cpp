@@ -53,9 +53,21 @@ Roofline make_roofline(const Architecture& architecture, const ServingSetup& set
   return r;
 }
 
+double cached_bytes_per_token(const Roofline& r) {
+  return r.kv_bytes_per_token + (is_sparse(r) ? r.indexer_bytes_per_token : 0.0);
+}
+
+double attended_kv_bytes_per_sequence(const Roofline& r, double context_tokens) {
+  return tokens_attended(r, context_tokens) * r.kv_bytes_per_token;
+}
+
+double indexer_bytes_per_sequence(const Roofline& r, double context_tokens) {
+  return is_sparse(r) ? context_tokens * r.indexer_bytes_per_token : 0.0;
+}
+
 double kv_bytes_read_per_sequence(const Roofline& r, double context_tokens) {
-  return tokens_attended(r, context_tokens) * r.kv_bytes_per_token +
-         (is_sparse(r) ? context_tokens * r.indexer_bytes_per_token : 0.0);
+  return attended_kv_bytes_per_sequence(r, context_tokens) +
+         indexer_bytes_per_sequence(r, context_tokens);
 }
 
 double decode_flops_per_token(const Roofline& r, double context_tokens) {
@@ -88,8 +100,7 @@ PrefillToken prefill_token(const Roofline& r, double context_tokens) {
                 r.prefill_attention_flops_per_context_token * tokens_attended(r, mean_context) +
                 r.indexer_flops_per_context_token * mean_context;
   token.compute_seconds = token.flops / r.flop_per_second;
-  token.memory_seconds = (r.kv_bytes_per_token + (is_sparse(r) ? r.indexer_bytes_per_token : 0.0)) /
-                         r.bytes_per_second;
+  token.memory_seconds = cached_bytes_per_token(r) / r.bytes_per_second;
   return token;
 }
 
@@ -99,8 +110,7 @@ ComputeCost input_token_cost(const Roofline& r, const PrefillToken& token) {
 }
 
 double hbm_bytes_needed(const Roofline& r, double batch, double context_tokens) {
-  const double per_token = r.kv_bytes_per_token + (is_sparse(r) ? r.indexer_bytes_per_token : 0.0);
-  return r.weight_bytes + batch * context_tokens * per_token;
+  return r.weight_bytes + batch * context_tokens * cached_bytes_per_token(r);
 }
 
 double critical_batch(const Roofline& r) {

@@ -80,8 +80,15 @@ ComputeCost input_token_cost(const Roofline& roofline, const PrefillToken& token
 // HBM a batch needs: the weights plus each sequence's KV cache (and indexer keys).
 double hbm_bytes_needed(const Roofline& roofline, double batch, double context_tokens);
 
-// Bytes one sequence reads per decode step at `context_tokens`, and its FLOPs per token.
+// Bytes cached per context token: the KV cache plus, for sparse attention, the indexer's keys.
+double cached_bytes_per_token(const Roofline& roofline);
+
+// Bytes one sequence reads per decode step at `context_tokens`, and its FLOPs per token. The
+// read splits into the attended tokens' KV (min(S, k) tokens when sparse) and, for sparse
+// attention, the indexer keys of all S tokens.
 double kv_bytes_read_per_sequence(const Roofline& roofline, double context_tokens);
+double attended_kv_bytes_per_sequence(const Roofline& roofline, double context_tokens);
+double indexer_bytes_per_sequence(const Roofline& roofline, double context_tokens);
 double decode_flops_per_token(const Roofline& roofline, double context_tokens);
 
 // B* = F * bytes_per_param * N_total / (2 W N_active): the batch at which reading the weights

@@ -19,10 +19,12 @@ InferencePricing parse_inference_pricing(std::string_view text) {
 }
 
 double ServingSetup::price_per_chip_hour(std::string_view prefix) const {
-  if (usd_per_chip_hour) return *usd_per_chip_hour;
-  if (chip.usd_per_hour) return *chip.usd_per_hour;
-  throw field_error(qualified_field(prefix, "usd_per_chip_hour"),
-                    "required: " + chip.id + " has no price in the catalog");
+  return chip_hour_price(usd_per_chip_hour, chip, prefix);
+}
+
+double ServingSetup::flop_per_byte() const {
+  return chip.peak_flop_per_second(precision) * compute_efficiency /
+         (chip.hbm_bytes_per_second * bandwidth_efficiency);
 }
 
 void ServingSetup::validate(std::string_view prefix) const {

@@ -41,6 +41,10 @@ struct ServingSetup {
 
   double price_per_chip_hour(std::string_view prefix) const;  // as TrainingSetup's
   double weight_bytes_per_param() const { return bytes_per_element(precision); }
+  // F / W of the replica at the serving precision and efficiencies (the chip count cancels):
+  // the arithmetic intensity at which decode turns compute-bound. Throws InputError when the
+  // chip has no figure at the precision.
+  double flop_per_byte() const;
 
   // Throws InputError naming the first bad field ("inference.chips: ...", or "--chips: ..."
   // when prefix is "--").

@@ -9,10 +9,7 @@
 namespace scaleopt {
 
 double TrainingSetup::price_per_chip_hour(std::string_view prefix) const {
-  if (usd_per_chip_hour) return *usd_per_chip_hour;
-  if (chip.usd_per_hour) return *chip.usd_per_hour;
-  throw field_error(qualified_field(prefix, "usd_per_chip_hour"),
-                    "required: " + chip.id + " has no price in the catalog");
+  return chip_hour_price(usd_per_chip_hour, chip, prefix);
 }
 
 void TrainingSetup::validate(std::string_view prefix) const {

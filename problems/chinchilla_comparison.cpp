@@ -34,7 +34,7 @@ ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const L
 }
 
 double over_chinchilla(const AllocationRule& rule, double params, double pretrain_tokens) {
-  return pretrain_tokens / optimal_for_params(rule, params).tokens;
+  return pretrain_tokens / rule_tokens(rule, params);
 }
 
 }  // namespace scaleopt

@@ -118,12 +118,7 @@ std::vector<double> LossAtComputeProblem::start() const {
 
 double LossAtComputeProblem::objective(std::span<const double> x,
                                        std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params;
-    gradient[1] = l.d_log_tokens;
-  }
-  return l.loss;
+  return loss_with_gradient(law_, x, gradient);
 }
 
 double LossAtComputeProblem::equality(std::size_t, std::span<const double> x,
@@ -163,13 +158,7 @@ double ComputeAtLossProblem::objective(std::span<const double> x,
 
 double ComputeAtLossProblem::equality(std::size_t, std::span<const double> x,
                                       std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  const double reducible = target_loss_ - law_.E;
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params / reducible;
-    gradient[1] = l.d_log_tokens / reducible;
-  }
-  return (l.loss - target_loss_) / reducible;
+  return loss_gap_with_gradient(law_, target_loss_, x, gradient);
 }
 
 Allocation optimal_for_compute(const AllocationRule& rule, double compute_flops,
@@ -204,6 +193,11 @@ Allocation optimal_for_params(const AllocationRule& rule, double params) {
   allocation.solve.algorithm = "closed form";
   allocation.solve.message = "closed form (Hoffmann et al. 2022, Eq. 4)";
   return allocation;
+}
+
+double rule_tokens(const AllocationRule& rule, double params) {
+  if (rule.tokens_per_param) return *rule.tokens_per_param * params;
+  return compute_optimal_tokens(coefficients_of<double>(rule.law), params);
 }
 
 Allocation optimal_for_loss(const AllocationRule& rule, double target_loss,

@@ -68,6 +68,9 @@ Allocation optimal_for_compute(const AllocationRule& rule, double compute_flops,
 // Compute-optimal D and C for N parameters (closed form; rule: D = r N).
 Allocation optimal_for_params(const AllocationRule& rule, double params);
 
+// The rule's D for N parameters alone (closed form, no strings: sweeps call it per point).
+double rule_tokens(const AllocationRule& rule, double params);
+
 // Cheapest (N, D) reaching `target_loss`. Law: NLopt, cross-checked with the closed form.
 // Rule: TOMS 748 on L(N, r N) = target. Status infeasible when target <= E.
 Allocation optimal_for_loss(const AllocationRule& rule, double target_loss,

@@ -31,9 +31,8 @@ void CostShares::validate() const {
   }
 }
 
-EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeCostModel& model,
-                              const CostShares& shares, CostUnit unit) {
-  law.validate();
+EqualCostTokens equal_cost_tokens(double params, const LifetimeCostModel& model,
+                                  const CostShares& shares, CostUnit unit) {
   model.validate();
   shares.validate();
   if (!std::isfinite(params) || params <= 0.0) {
@@ -54,13 +53,23 @@ EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeC
     throw InputError(std::string("the cost model has no pretraining cost in ") +
                      std::string(to_string(unit)));
   }
-  EqualCostPlan result;
-  const double pretrain_tokens = shares.pretrain * lifetime / (per_param_token * params);
+  EqualCostTokens tokens;
+  tokens.pretrain_tokens = shares.pretrain * lifetime / (per_param_token * params);
   const double rl_per_token = rl_cost_per_token(model, unit, params);
   if (shares.rl > 0.0 && !(rl_per_token > 0.0)) {
     throw InputError("a positive RL share needs an RL cost per token (RL efficiency and price)");
   }
-  result.rl_tokens = shares.rl > 0.0 ? shares.rl * lifetime / rl_per_token : 0.0;
+  tokens.rl_tokens = shares.rl > 0.0 ? shares.rl * lifetime / rl_per_token : 0.0;
+  return tokens;
+}
+
+EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeCostModel& model,
+                              const CostShares& shares, CostUnit unit) {
+  law.validate();
+  const EqualCostTokens tokens = equal_cost_tokens(params, model, shares, unit);
+  EqualCostPlan result;
+  result.rl_tokens = tokens.rl_tokens;
+  const double pretrain_tokens = tokens.pretrain_tokens;
 
   LifetimeCostModel with_rl = model;
   with_rl.rl_tokens = result.rl_tokens;

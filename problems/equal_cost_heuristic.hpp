@@ -27,9 +27,17 @@ struct EqualCostPlan {
   double rl_tokens = 0.0;
 };
 
+// The heuristic's token budgets alone (no strings: sweeps and Monte Carlo call it per point).
+struct EqualCostTokens {
+  double pretrain_tokens = 0.0;
+  double rl_tokens = 0.0;
+};
+
 // `model`'s RL token count is ignored: the heuristic sets it. Throws InputError when the model
 // has no inference demand (the heuristic anchors every budget on it) or no RL price while the
 // RL share is positive.
+EqualCostTokens equal_cost_tokens(double params, const LifetimeCostModel& model,
+                                  const CostShares& shares, CostUnit unit);
 EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeCostModel& model,
                               const CostShares& shares, CostUnit unit);
 

@@ -5,8 +5,7 @@
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
+#include "problems/lifecycle_setup.hpp"
 
 namespace scaleopt {
 namespace {
@@ -28,22 +27,6 @@ void require_positive(std::string_view key, const std::optional<double>& value) 
     message << "must be positive, got " << *value;
     fail(key, message.str());
   }
-}
-
-LifecycleAnswer answer_for(const LifetimePlan& plan, const AllocationRule& rule,
-                           const LifetimeCostModel& model, const LifecycleInputs& inputs) {
-  LifecycleAnswer answer;
-  answer.plan = plan;
-  answer.active_params = plan.params;
-  answer.total_params = plan.params * total_to_active_ratio(inputs.architecture);
-  answer.rl_tokens = model.rl_tokens;
-  answer.inference_tokens = inputs.demand.total_tokens();
-  if (plan.solve.status == Status::infeasible) return answer;
-  answer.shares = cost_shares(plan.cost, plan.unit);
-  answer.chinchilla_tokens = optimal_for_params(rule, plan.params).tokens;
-  answer.over_chinchilla = plan.pretrain_tokens / answer.chinchilla_tokens;
-  answer.vs_chinchilla = compare_with_chinchilla(rule, plan, model);
-  return answer;
 }
 
 }  // namespace
@@ -106,20 +89,6 @@ void ProblemSpec::validate() const {
   }
 }
 
-CostUnit cost_unit_of(const ProblemSpec& spec) {
-  switch (spec.kind) {
-    case ProblemKind::min_lifetime_flops:
-      return CostUnit::flops;
-    case ProblemKind::min_lifetime_cost:
-      return CostUnit::usd;
-    case ProblemKind::equal_cost:
-      return spec.shares_unit;
-    case ProblemKind::max_quality:
-      return spec.budget_usd ? CostUnit::usd : CostUnit::gpu_hours;
-  }
-  return CostUnit::usd;
-}
-
 Status LifecycleSolution::status() const {
   if (answer.plan.solve.status != Status::converged) return answer.plan.solve.status;
   if (optimum && optimum->plan.solve.status != Status::converged) {
@@ -135,60 +104,7 @@ const std::string& LifecycleSolution::message() const {
 
 LifecycleSolution solve_lifecycle(const LifecycleInputs& inputs, const LossLaw& law,
                                   const ProblemSpec& spec, const SolverOptions& options) {
-  spec.validate();
-  law.validate("law");
-  const AllocationRule rule{law, spec.tokens_per_param};
-  LifecycleSolution solution;
-  solution.kind = spec.kind;
-  solution.unit = cost_unit_of(spec);
-  const bool priced = spec.kind != ProblemKind::min_lifetime_flops;
-  const LifetimeCostModel model = lifetime_cost_model(inputs, priced);
-
-  switch (spec.kind) {
-    case ProblemKind::min_lifetime_flops:
-    case ProblemKind::min_lifetime_cost: {
-      solution.target_loss =
-          spec.target_loss ? *spec.target_loss : optimal_for_params(rule, *spec.target_params).loss;
-      const LifetimePlan plan =
-          min_lifetime_cost_at_loss(law, solution.target_loss, model, solution.unit, options);
-      solution.answer = answer_for(plan, rule, model, inputs);
-      break;
-    }
-    case ProblemKind::max_quality: {
-      const double budget =
-          spec.budget_usd
-              ? *spec.budget_usd
-              : spec.budget_gpu_hours.value_or(spec.fleet_chips.value_or(0.0) *
-                                               spec.fleet_seconds.value_or(0.0) / kSecondsPerHour);
-      const LifetimePlan plan =
-          max_quality_at_budget(law, model, solution.unit, budget, {spec.min_params}, options);
-      solution.target_loss = plan.loss;
-      solution.answer = answer_for(plan, rule, model, inputs);
-      break;
-    }
-    case ProblemKind::equal_cost: {
-      if (!spec.params && !has_architecture(inputs.architecture)) {
-        throw InputError("problem.params: required for equal-cost without an architecture");
-      }
-      const double params = spec.params.value_or(inputs.architecture.active_param_count());
-      const EqualCostPlan heuristic =
-          equal_cost_plan(law, params, model, spec.shares, solution.unit);
-      LifetimeCostModel with_rl = model;
-      with_rl.rl_tokens = heuristic.rl_tokens;
-      solution.target_loss = heuristic.plan.loss;
-      solution.answer = answer_for(heuristic.plan, rule, with_rl, inputs);
-      const LifetimePlan optimum =
-          min_lifetime_cost_at_loss(law, heuristic.plan.loss, with_rl, solution.unit, options);
-      solution.optimum = answer_for(optimum, rule, with_rl, inputs);
-      if (optimum.solve.converged()) {
-        solution.heuristic_overpay = in_unit(solution.unit, heuristic.plan.cost.total()) /
-                                         in_unit(solution.unit, optimum.cost.total()) -
-                                     1.0;
-      }
-      break;
-    }
-  }
-  return solution;
+  return solve_lifecycle(lifecycle_setup(inputs, law, spec), options);
 }
 
 }  // namespace scaleopt

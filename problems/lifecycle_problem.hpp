@@ -49,11 +49,6 @@ struct ProblemSpec {
   void validate() const;
 };
 
-// What the problem minimises, budgets or shares: FLOPs (min-lifetime-flops), dollars
-// (min-lifetime-cost; max-quality with budget_usd), accelerator-hours (max-quality otherwise),
-// or the shares' unit (equal-cost).
-CostUnit cost_unit_of(const ProblemSpec& spec);
-
 // One plan with everything a report needs.
 struct LifecycleAnswer {
   LifetimePlan plan;

@@ -24,17 +24,6 @@ void check_inputs(const LossLaw& law, double target_loss, const LifetimeCostMode
   }
 }
 
-LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
-                     double params, double tokens) {
-  LifetimePlan plan;
-  plan.params = params;
-  plan.pretrain_tokens = tokens;
-  plan.loss = law.loss(params, tokens);
-  plan.cost = model.cost(params, tokens);
-  plan.unit = unit;
-  return plan;
-}
-
 // The range of ln N along the constraint within the variables' bounds. D(N) falls from
 // infinity at N_min = (A / (target - E))^(1/alpha) (below it no D reaches the target); the
 // smallest N is where D = 1e30 tokens (NLopt's bound on D), and a hair above N_min in any case.
@@ -129,13 +118,7 @@ double LifetimeAtLossProblem::objective(std::span<const double> x,
 
 double LifetimeAtLossProblem::equality(std::size_t, std::span<const double> x,
                                        std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  const double reducible = target_loss_ - law_.E;
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params / reducible;
-    gradient[1] = l.d_log_tokens / reducible;
-  }
-  return (l.loss - target_loss_) / reducible;
+  return loss_gap_with_gradient(law_, target_loss_, x, gradient);
 }
 
 LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target_loss,
@@ -199,16 +182,9 @@ LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
   plan.unit = unit;
   if (infeasible(law, target_loss, model, plan)) return plan;
 
-  SolveResult solve = minimize(LifetimeAtLossProblem(law, target_loss, model, unit), options);
-  plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
-  plan.solve = std::move(solve);
-  const LifetimePlan reference = min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit);
-  if (reference.solve.converged()) {
-    plan.reference_relative_difference =
-        std::max(std::fabs(plan.params / reference.params - 1.0),
-                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
-  }
-  return plan;
+  return solved_plan(law, model, unit,
+                     minimize(LifetimeAtLossProblem(law, target_loss, model, unit), options),
+                     min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit));
 }
 
 }  // namespace scaleopt

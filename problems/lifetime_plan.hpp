@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "costmodel/loss_law.hpp"
 #include "problems/lifetime_cost_model.hpp"
 #include "solver/solve_result.hpp"
 
@@ -19,5 +20,14 @@ struct LifetimePlan {
   // |NLopt - 1-D reference| / reference on N and D (max); NaN when not cross-checked.
   double reference_relative_difference = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The plan at (N, D): its loss and costs; the solve is left for the caller to fill.
+LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                     double params, double pretrain_tokens);
+
+// The plan at a solver's (ln N, ln D), with the solve kept and, when `reference` (an
+// independent solve of the same problem) converged, the relative difference to it.
+LifetimePlan solved_plan(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
+                         SolveResult solve, const LifetimePlan& reference);
 
 }  // namespace scaleopt

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
@@ -28,17 +29,6 @@ FixedCosts non_pretrain_costs(const LifetimeCostModel& model, CostUnit unit, dou
   // total = k N * 1 + rl + inference; the k N part has slope k N in ln N.
   const double pretrain = total.d_log_tokens;
   return {total.value - pretrain, total.d_log_params - pretrain};
-}
-
-LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
-                     double params, double tokens) {
-  LifetimePlan plan;
-  plan.params = params;
-  plan.pretrain_tokens = tokens;
-  plan.loss = law.loss(params, tokens);
-  plan.cost = model.cost(params, tokens);
-  plan.unit = unit;
-  return plan;
 }
 
 void check_inputs(const LossLaw& law, const LifetimeCostModel& model, double budget,
@@ -74,6 +64,13 @@ std::string unaffordable_message(const LifetimeCostModel& model, CostUnit unit, 
 
 }  // namespace
 
+double tokens_within_budget(const LifetimeCostModel& model, CostUnit unit, double budget,
+                            double params) {
+  const double left = budget - non_pretrain_costs(model, unit, params).value;
+  if (!(left > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return left / (pretrain_per_param_token(model, unit) * params);
+}
+
 void QualityAtBudgetOptions::validate() const {
   if (!std::isfinite(min_params) || min_params < 1.0) {
     std::ostringstream message;
@@ -108,12 +105,7 @@ std::vector<double> QualityAtBudgetProblem::start() const {
 
 double QualityAtBudgetProblem::objective(std::span<const double> x,
                                          std::span<double> gradient) const {
-  const LossInLogSpace l = loss_in_log_space(law_, x[0], x[1]);
-  if (!gradient.empty()) {
-    gradient[0] = l.d_log_params;
-    gradient[1] = l.d_log_tokens;
-  }
-  return l.loss;
+  return loss_with_gradient(law_, x, gradient);
 }
 
 double QualityAtBudgetProblem::inequality(std::size_t, std::span<const double> x,
@@ -168,8 +160,7 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
     }
   }
   auto tokens_at = [&](double log_params) {
-    const double params = std::exp(log_params);
-    return (budget - non_pretrain_costs(model, unit, params).value) / (k * params);
+    return tokens_within_budget(model, unit, budget, std::exp(log_params));
   };
   // D falls along the budget as N grows; where it would pass 1e30 tokens (the variables'
   // range, as NLopt's bounds) the smallest N is where it reaches it, and there both bind.
@@ -242,16 +233,11 @@ LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& 
   const LifetimePlan reference =
       max_quality_at_budget_reduced(law, model, unit, budget, quality_options);
   if (reference.solve.status == Status::infeasible) return reference;
-  SolveResult solve = minimize(
-      QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params), options);
-  LifetimePlan plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
-  plan.solve = std::move(solve);
-  if (reference.solve.converged()) {
-    plan.reference_relative_difference =
-        std::max(std::fabs(plan.params / reference.params - 1.0),
-                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
-  }
-  return plan;
+  return solved_plan(
+      law, model, unit,
+      minimize(QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params),
+               options),
+      reference);
 }
 
 }  // namespace scaleopt

@@ -51,6 +51,12 @@ LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& 
                                    const QualityAtBudgetOptions& quality_options = {},
                                    const SolverOptions& options = {});
 
+// The pretraining tokens a lifetime budget leaves at N once RL and inference are paid:
+// D(N) = (budget - rl(N) - inference(N)) / (cost of one N*D of pretraining * N). NaN when the
+// budget does not cover them (the iso-cost line of `budget` in the (N, D) plane).
+double tokens_within_budget(const LifetimeCostModel& model, CostUnit unit, double budget,
+                            double params);
+
 // The 1-D reduction alone.
 LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCostModel& model,
                                            CostUnit unit, double budget,

@@ -8,6 +8,7 @@
 #include "costmodel/input_error.hpp"
 #include "problems/compute_optimal.hpp"
 #include "problems/lifetime_at_loss.hpp"
+#include "problems/lifecycle_setup.hpp"
 #include "problems/lifetime_cost_from_setup.hpp"
 #include "problems/quality_at_budget.hpp"
 #include "solver/high_precision.hpp"
@@ -148,9 +149,9 @@ StressCheck compare_plans(const LifecycleAnswer& answer, const LifetimePlan& ref
 
 StressCheck check_min_lifetime(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
-  const CostUnit unit = cost_unit_of(spec);
-  const LifetimeCostModel model =
-      lifetime_cost_model(instance.inputs, spec.kind != ProblemKind::min_lifetime_flops);
+  const LifecycleSetup setup = lifecycle_setup(instance.inputs, instance.law, spec);
+  const CostUnit unit = setup.unit;
+  const LifetimeCostModel& model = setup.model;
   const double target = *spec.target_loss;
   const LifecycleSolution solution =
       solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
@@ -179,9 +180,10 @@ StressCheck check_min_lifetime(const StressInstance& instance, const StressCheck
 
 StressCheck check_max_quality(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
-  const CostUnit unit = cost_unit_of(spec);
-  const double budget = spec.budget_usd ? *spec.budget_usd : *spec.budget_gpu_hours;
-  const LifetimeCostModel model = lifetime_cost_model(instance.inputs, true);
+  const LifecycleSetup setup = lifecycle_setup(instance.inputs, instance.law, spec);
+  const CostUnit unit = setup.unit;
+  const double budget = setup.budget;
+  const LifetimeCostModel& model = setup.model;
   const LifecycleSolution solution =
       solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
   const LifetimePlan reference =

@@ -7,52 +7,10 @@
 #include <sstream>
 
 #include "costmodel/input_error.hpp"
+#include "solver/nlopt_callbacks.hpp"
 
 namespace scaleopt {
 namespace {
-
-struct Callbacks {
-  const Problem* problem;
-  nlopt::opt* optimizer;
-  std::exception_ptr error;
-  int evaluations = 0;
-};
-
-double objective_trampoline(unsigned n, const double* x, double* gradient, void* data) {
-  auto* callbacks = static_cast<Callbacks*>(data);
-  try {
-    ++callbacks->evaluations;
-    return callbacks->problem->objective(
-        {x, n}, gradient ? std::span<double>(gradient, n) : std::span<double>());
-  } catch (...) {
-    if (!callbacks->error) callbacks->error = std::current_exception();
-    callbacks->optimizer->force_stop();
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-}
-
-std::string_view describe(nlopt::result result) {
-  switch (result) {
-    case nlopt::SUCCESS:
-      return "success";
-    case nlopt::STOPVAL_REACHED:
-      return "stopval reached";
-    case nlopt::FTOL_REACHED:
-      return "ftol reached";
-    case nlopt::XTOL_REACHED:
-      return "xtol reached";
-    case nlopt::MAXEVAL_REACHED:
-      return "maximum evaluations reached";
-    case nlopt::MAXTIME_REACHED:
-      return "maximum time reached";
-    case nlopt::ROUNDOFF_LIMITED:
-      return "roundoff limited";
-    case nlopt::FORCED_STOP:
-      return "forced stop";
-    default:
-      return "failure";
-  }
-}
 
 void require(bool ok, const char* field, const char* expectation, double value) {
   if (ok) return;
@@ -78,10 +36,10 @@ LbfgsOutcome minimize_lbfgs(const Problem& problem, std::vector<double> start,
                             const LbfgsOptions& options) {
   const std::size_t n = problem.dimension();
   nlopt::opt optimizer(nlopt::LD_LBFGS, static_cast<unsigned>(n));
-  Callbacks callbacks{&problem, &optimizer, nullptr};
+  NloptCallbacks callbacks{&problem, &optimizer, nullptr};
   optimizer.set_lower_bounds(problem.lower_bounds());
   optimizer.set_upper_bounds(problem.upper_bounds());
-  optimizer.set_min_objective(objective_trampoline, &callbacks);
+  optimizer.set_min_objective(nlopt_objective, &callbacks);
   if (options.relative_f_tolerance > 0.0) optimizer.set_ftol_rel(options.relative_f_tolerance);
   if (options.relative_x_tolerance > 0.0) optimizer.set_xtol_rel(options.relative_x_tolerance);
   optimizer.set_maxeval(options.max_evaluations);

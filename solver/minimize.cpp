@@ -11,6 +11,7 @@
 #include "solver/curve_polish.hpp"
 #include "solver/kkt.hpp"
 #include "solver/kkt_polish.hpp"
+#include "solver/nlopt_callbacks.hpp"
 
 namespace scaleopt {
 namespace {
@@ -36,73 +37,6 @@ const AlgorithmInfo& find_algorithm(const std::string& name) {
                    "': expected LD_SLSQP, LD_MMA, LD_CCSAQ, LN_COBYLA or LD_LBFGS");
 }
 
-// Shared by the trampolines of one start: the problem, which function to call, and the first
-// exception any of them threw (NLopt's C core cannot carry it).
-struct Callbacks {
-  const Problem* problem;
-  nlopt::opt* optimizer;
-  std::exception_ptr error;
-  int evaluations = 0;
-};
-
-struct ConstraintRef {
-  Callbacks* callbacks;
-  std::size_t index;
-};
-
-std::span<double> gradient_span(double* gradient, unsigned n) {
-  return gradient ? std::span<double>(gradient, n) : std::span<double>();
-}
-
-double objective_trampoline(unsigned n, const double* x, double* gradient, void* data) {
-  auto* callbacks = static_cast<Callbacks*>(data);
-  try {
-    ++callbacks->evaluations;
-    return callbacks->problem->objective({x, n}, gradient_span(gradient, n));
-  } catch (...) {
-    if (!callbacks->error) callbacks->error = std::current_exception();
-    callbacks->optimizer->force_stop();
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-}
-
-template <bool IsEquality>
-double constraint_trampoline(unsigned n, const double* x, double* gradient, void* data) {
-  auto* ref = static_cast<ConstraintRef*>(data);
-  try {
-    const Problem& problem = *ref->callbacks->problem;
-    return IsEquality ? problem.equality(ref->index, {x, n}, gradient_span(gradient, n))
-                      : problem.inequality(ref->index, {x, n}, gradient_span(gradient, n));
-  } catch (...) {
-    if (!ref->callbacks->error) ref->callbacks->error = std::current_exception();
-    ref->callbacks->optimizer->force_stop();
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-}
-
-const char* describe(nlopt::result result) {
-  switch (result) {
-    case nlopt::SUCCESS:
-      return "success";
-    case nlopt::STOPVAL_REACHED:
-      return "stopval reached";
-    case nlopt::FTOL_REACHED:
-      return "ftol reached";
-    case nlopt::XTOL_REACHED:
-      return "xtol reached";
-    case nlopt::MAXEVAL_REACHED:
-      return "maximum evaluations reached";
-    case nlopt::MAXTIME_REACHED:
-      return "maximum time reached";
-    case nlopt::ROUNDOFF_LIMITED:
-      return "roundoff limited";
-    case nlopt::FORCED_STOP:
-      return "forced stop";
-    default:
-      return "failure";
-  }
-}
-
 struct StartOutcome {
   std::vector<double> x;
   double objective;
@@ -115,22 +49,22 @@ StartOutcome run_start(const Problem& problem, const SolverOptions& options,
                        const AlgorithmInfo& info, std::vector<double> x, int& evaluations) {
   const std::size_t n = problem.dimension();
   nlopt::opt optimizer(info.algorithm, static_cast<unsigned>(n));
-  Callbacks callbacks{&problem, &optimizer, nullptr};
-  std::vector<ConstraintRef> equalities, inequalities;
+  NloptCallbacks callbacks{&problem, &optimizer, nullptr};
+  std::vector<NloptConstraint> equalities, inequalities;
   equalities.reserve(problem.equality_count());
   inequalities.reserve(problem.inequality_count());
 
   optimizer.set_lower_bounds(problem.lower_bounds());
   optimizer.set_upper_bounds(problem.upper_bounds());
-  optimizer.set_min_objective(objective_trampoline, &callbacks);
+  optimizer.set_min_objective(nlopt_objective, &callbacks);
   for (std::size_t i = 0; i < problem.equality_count(); ++i) {
     equalities.push_back({&callbacks, i});
-    optimizer.add_equality_constraint(constraint_trampoline<true>, &equalities.back(),
+    optimizer.add_equality_constraint(nlopt_equality, &equalities.back(),
                                       options.constraint_tolerance * 1e-3);
   }
   for (std::size_t j = 0; j < problem.inequality_count(); ++j) {
     inequalities.push_back({&callbacks, j});
-    optimizer.add_inequality_constraint(constraint_trampoline<false>, &inequalities.back(),
+    optimizer.add_inequality_constraint(nlopt_inequality, &inequalities.back(),
                                         options.constraint_tolerance * 1e-3);
   }
   optimizer.set_xtol_rel(options.relative_x_tolerance);
@@ -140,13 +74,13 @@ StartOutcome run_start(const Problem& problem, const SolverOptions& options,
   double objective = std::numeric_limits<double>::quiet_NaN();
   std::string outcome;
   try {
-    outcome = describe(optimizer.optimize(x, objective));
+    outcome = std::string(describe(optimizer.optimize(x, objective)));
   } catch (const nlopt::roundoff_limited&) {
     // Frequent at a correct optimum: x holds the best point; the KKT check decides.
-    outcome = describe(nlopt::ROUNDOFF_LIMITED);
+    outcome = std::string(describe(nlopt::ROUNDOFF_LIMITED));
   } catch (const nlopt::forced_stop&) {
     if (callbacks.error) std::rethrow_exception(callbacks.error);
-    outcome = describe(nlopt::FORCED_STOP);
+    outcome = std::string(describe(nlopt::FORCED_STOP));
   } catch (const std::invalid_argument& e) {
     if (callbacks.error) std::rethrow_exception(callbacks.error);
     outcome = std::string("invalid arguments (") + e.what() + ")";

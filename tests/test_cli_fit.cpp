@@ -161,7 +161,7 @@ TEST_CASE("fit refuses bad input with one line naming the file, line or flag", "
       {fit(good.path(), {"--threads", "-2"}), "--threads: must be >= 0"},
       {fit(good.path(), {"--seed", "-1"}), "--seed: expected an integer from 0 to 2^64 - 1"},
       {fit(good.path(), {"--emit-law", "no/such/dir/law.toml"}),
-       "no/such/dir/law.toml: cannot write"},
+       "--emit-law: cannot write no/such/dir/law.toml"},
       {fit("no/such.csv"), "no/such.csv: cannot open the file"},
       {run_cli({"fit", good.path(), "--params-col", "N", "--loss-col", "loss"}),
        "give exactly one of --tokens-col"},

@@ -1,0 +1,55 @@
+// A single solve of each lifecycle problem, as `scaleopt solve` does it (NLopt: SLSQP + KKT
+// polish + verification + the 1-D cross-check + the Chinchilla comparison) and as sweeps and
+// Monte Carlo do it (the fast path: Newton on the 1-D reduction, a light summary), on the
+// examples: min-lifetime-flops (Sardana Eq. 3), min-lifetime-cost (Sardana's cost example),
+// equal-cost (the talk's frontier model, heuristic + true optimum) and max-quality (a budget,
+// inference priced by the roofline: NLopt only).
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "cli/input_scaling.hpp"
+#include "problems/lifecycle_fast.hpp"
+
+namespace {
+
+using namespace scaleopt;
+
+LifecycleSetup example_setup(const char* name) {
+  const cli::Scenario scenario =
+      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  return cli::scenario_setup(scenario);
+}
+
+void BM_NloptPath(benchmark::State& state, const char* name) {
+  const LifecycleSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle(setup));
+}
+
+void BM_FastPath(benchmark::State& state, const char* name) {
+  const LifecycleSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle_fast(setup));
+}
+
+// The setup itself (validation, cost model from the scenario's setups): what each sweep point
+// pays besides the solve.
+void BM_Setup(benchmark::State& state, const char* name) {
+  const cli::Scenario scenario =
+      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  for (auto _ : state) benchmark::DoNotOptimize(cli::scenario_setup(scenario));
+}
+
+BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_flops, "sardana_compute.toml");
+BENCHMARK_CAPTURE(BM_FastPath, min_lifetime_flops, "sardana_compute.toml");
+BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_cost, "sardana_cost.toml");
+BENCHMARK_CAPTURE(BM_FastPath, min_lifetime_cost, "sardana_cost.toml");
+BENCHMARK_CAPTURE(BM_NloptPath, equal_cost, "frontier_100x.toml");
+BENCHMARK_CAPTURE(BM_FastPath, equal_cost, "frontier_100x.toml");
+BENCHMARK_CAPTURE(BM_NloptPath, max_quality_roofline, "budget_plan.toml")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Setup, min_lifetime_cost, "sardana_cost.toml");
+
+}  // namespace
+
+BENCHMARK_MAIN();

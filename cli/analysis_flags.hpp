@@ -1,0 +1,34 @@
+#pragma once
+// What the analysis commands (sweep, sensitivity, uncertainty) share: a scenario with a [law]
+// and a [problem], --set overrides, threads, which solver answers each point, and the NLopt
+// flags.
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/scenario.hpp"
+#include "problems/lifecycle_fast.hpp"
+
+namespace scaleopt::cli {
+
+struct AnalysisArgs {
+  std::string scenario;
+  std::vector<std::string> overrides;
+  SolverOptions solver;
+  int threads = 0;
+  std::string method = "auto";
+  bool json = false;
+};
+
+// Registers SCENARIO.toml, --set, --method, --json, the solver flags and (when `threads`)
+// --threads.
+void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads);
+
+// The scenario of `args`, which must have a [law] and a [problem] (InputError otherwise).
+Scenario load_analysis_scenario(const AnalysisArgs& args);
+
+// --method auto|nlopt.
+SolveMethod parse_method(const std::string& text);
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,214 @@
+// scaleopt plot: a figure of a scenario, computed here and drawn by gnuplot (SVG or PNG), or
+// its gnuplot script and data files for users who restyle (docs/plots.md).
+
+#include <filesystem>
+#include <memory>
+
+#include "cli/analysis_figures.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/gnuplot_runner.hpp"
+#include "cli/plot_figures.hpp"
+#include "cli/scenario_flags.hpp"
+#include "cli/solve_scenario.hpp"
+#include "cli/solver_flags.hpp"
+#include "cli/sweep_plot.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct PlotArgs {
+  std::string kind;
+  std::string scenario;
+  std::vector<std::string> overrides;
+  std::string out;
+  std::string script;
+  SweepChoice sweep;
+  bool sweep_options = false;  // --x, --y or --series given
+  std::string tornado = "20%";
+  std::string rank_by = "params";
+  bool tornado_options = false;  // --tornado or --rank-by given
+  long long samples = 10000;
+  std::string seed = "1";
+  bool uncertainty_options = false;  // --samples or --seed given
+  int threads = 0;
+  SolverOptions solver;
+};
+
+// Draws the figure, or writes its script and data with --script.
+int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
+           plots::FigureFormat format, std::ostream& out) {
+  if (!args.script.empty()) {
+    const std::string output = std::filesystem::path(args.out).filename().string();
+    const auto written = write_figure_script(figure, args.script, output, format);
+    out << "Wrote " << written.front() << " and " << written.size() - 1 << " data files; "
+        << "'gnuplot " << figure.name << ".gp' in " << args.script << " draws " << output << "\n";
+    return kExitOk;
+  }
+  const std::string said = draw_figure(figure, args.out);
+  out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
+  if (!said.empty()) out << "gnuplot said: " << said;
+  return kExitOk;
+}
+
+int run_plot(const PlotArgs& args, std::ostream& out) {
+  const PlotKind kind = parse_plot_kind(args.kind);
+  const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
+  if (args.sweep_options && kind != PlotKind::sweep) {
+    throw InputError("--x, --y and --series: only for plot sweep");
+  }
+  if (args.tornado_options && kind != PlotKind::tornado) {
+    throw InputError("--tornado and --rank-by: only for plot tornado");
+  }
+  if (args.uncertainty_options && kind != PlotKind::uncertainty) {
+    throw InputError("--samples and --seed: only for plot uncertainty");
+  }
+  if (kind == PlotKind::sweep) {
+    if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
+    return finish(args, sweep_of(args.scenario, args.sweep), kind, format, out);
+  }
+  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  if (kind == PlotKind::cost_vs_context) {
+    return finish(args, cost_vs_context_of(scenario), kind, format, out);
+  }
+  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  if (kind == PlotKind::tornado) {
+    SensitivityAnalysisOptions options;
+    options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);
+    options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
+    options.threads = parse_threads_flag("--threads", args.threads);
+    options.solver = args.solver;
+    options.validate();
+    const SensitivityResult result = analyse_sensitivity(scenario, options);
+    if (result.status != Status::converged) {
+      out << "STATUS: " << to_string(result.status) << ": " << result.message << "\n"
+          << "No figure drawn: the base case did not converge.\n";
+      return kExitNotConverged;
+    }
+    return finish(args, tornado_of(scenario, result.report, options), kind, format, out);
+  }
+  if (kind == PlotKind::uncertainty) {
+    if (args.samples < 1 || args.samples > 1'000'000'000) {
+      throw InputError("--samples: must be between 1 and 1e9, got " + std::to_string(args.samples));
+    }
+    MonteCarloOptions options;
+    options.samples = static_cast<std::size_t>(args.samples);
+    options.seed = parse_seed_flag("--seed", args.seed);
+    options.threads = parse_threads_flag("--threads", args.threads);
+    options.solver = args.solver;
+    options.keep_outputs = true;
+    const MonteCarloReport report = run_monte_carlo(scenario, options);
+    return finish(args, uncertainty_of(scenario, report, options), kind, format, out);
+  }
+  if (solution.status() != Status::converged) {
+    out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
+        << "No figure drawn: the solver's last iterate is not an optimum.\n";
+    return kExitNotConverged;
+  }
+  return finish(
+      args,
+      kind == PlotKind::isoloss ? isoloss_of(scenario, solution) : phases_of(scenario, solution),
+      kind, format, out);
+}
+
+}  // namespace
+
+void add_plot_command(CLI::App& app, Action& chosen) {
+  auto* command =
+      app.add_subcommand("plot", "Draw a figure of a scenario with gnuplot: " + plot_kind_names());
+  auto args = std::make_shared<PlotArgs>();
+  command->add_option("kind", args->kind, "What to draw: " + plot_kind_names())
+      ->type_name("KIND")
+      ->required();
+  add_scenario_arguments(*command, args->scenario, args->overrides, "SCENARIO.toml|SWEEP.csv",
+                         "Scenario file (TOML, docs/scenario.md), or for sweep the file of "
+                         "'scaleopt sweep --out'");
+  command->add_option("--out", args->out, "The figure: FILE.svg or FILE.png (format from the name)")
+      ->type_name("FILE")
+      ->required();
+  command
+      ->add_option("--script", args->script,
+                   "Write the gnuplot script and its data files into DIR instead of drawing")
+      ->type_name("DIR");
+  auto* x =
+      command
+          ->add_option("--x", args->sweep.x, "sweep: the varied input along x (default: the first)")
+          ->type_name("PATH")
+          ->group("Sweep");
+  auto* y = command
+                ->add_option("--y", args->sweep.y,
+                             "sweep: the column drawn (e.g. pretrain_tokens, cost.total.usd)")
+                ->type_name("COLUMN")
+                ->default_str("params")
+                ->group("Sweep");
+  auto* series =
+      command
+          ->add_option(
+              "--series", args->sweep.series,
+              "sweep: one line per value of this varied input (default: the second), or none")
+          ->type_name("PATH")
+          ->group("Sweep");
+  for (CLI::Option* option : {x, y, series}) {
+    option->each([args](const std::string&) { args->sweep_options = true; });
+  }
+  auto* tornado = command
+                      ->add_option("--tornado", args->tornado,
+                                   "tornado: move each input down and up by this fraction")
+                      ->type_name("FRACTION")
+                      ->default_str("20%")
+                      ->group("Tornado");
+  auto* rank_by = command
+                      ->add_option("--rank-by", args->rank_by,
+                                   "tornado: the output drawn and ranked by: params, "
+                                   "pretrain_tokens, loss, cost_total or over_chinchilla")
+                      ->type_name("OUTPUT")
+                      ->default_str("params")
+                      ->group("Tornado");
+  for (CLI::Option* option : {tornado, rank_by}) {
+    option->each([args](const std::string&) { args->tornado_options = true; });
+  }
+  auto* samples = command
+                      ->add_option("--samples", args->samples,
+                                   "uncertainty: samples to draw from [uncertainty] and solve")
+                      ->type_name("N")
+                      ->default_str("10000")
+                      ->group("Uncertainty");
+  auto* seed = command
+                   ->add_option("--seed", args->seed,
+                                "uncertainty: sample i draws from its own stream of (seed, i)")
+                   ->type_name("S")
+                   ->default_str("1")
+                   ->group("Uncertainty");
+  for (CLI::Option* option : {samples, seed}) {
+    option->each([args](const std::string&) { args->uncertainty_options = true; });
+  }
+  command
+      ->add_option("--threads", args->threads,
+                   "tornado, uncertainty: threads (0: one per hardware thread)")
+      ->default_str("0");
+  add_solver_flags(*command, args->solver);
+  command->footer(
+      "Kinds (docs/plots.md):\n"
+      "  isoloss          loss contours over log N x log D, iso-FLOP and lifetime-cost lines,\n"
+      "                   the frontier, the optimum and the Chinchilla model of equal quality\n"
+      "  cost-vs-context  cost per input and output token against context, S*, price list\n"
+      "  phases           pretraining / RL / inference cost of each plan, stacked\n"
+      "  sweep            one output against a varied input from a sweep file, a line per\n"
+      "                   value of a second input (--x, --y, --series)\n"
+      "  tornado          the output at each input -+20%, re-solved, ranked (--rank-by)\n"
+      "  uncertainty      Monte Carlo histograms with 5/50/95% marks ([uncertainty], --samples)\n"
+      "gnuplot draws (scripts/install-deps installs it); --script leaves the script instead.\n"
+      "Examples:\n"
+      "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
+      "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
+      "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
+      "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
+      "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"
+      "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_plot(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,223 @@
+// scaleopt pricing curve: cost per input and output token against context length at the best
+// batch of each context, the crossover S*, the knee where HBM fills first, and where a tiered
+// price list sits over the curve (docs/pricing.md, "The curve").
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "cli/app.hpp"
+#include "cli/atomic_file.hpp"
+#include "cli/csv_output.hpp"
+#include "cli/flags.hpp"
+#include "cli/pricing_commands.hpp"
+#include "cli/serving_flags.hpp"
+#include "cli/table.hpp"
+#include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
+#include "problems/pricing_curve.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct CurveArgs {
+  ServingFlags serving;
+  std::string context = "1K..1M";
+  int points = 25;
+  std::string out;
+  bool json = false;
+};
+
+struct Marked {
+  double context;
+  std::string marker;  // "", "S*", "knee", "price step"
+};
+
+// The log-spaced grid plus S*, the knee and the price steps that fall inside it, ascending.
+std::vector<Marked> curve_contexts(const FlagRange& range, int points, double s_star, double knee,
+                                   const std::optional<PriceList>& prices) {
+  std::vector<Marked> contexts;
+  for (double c : log_spaced_contexts(range.first, range.last, points)) contexts.push_back({c, ""});
+  auto mark = [&](double context, const std::string& marker) {
+    if (std::isfinite(context) && context >= range.first && context <= range.last) {
+      contexts.push_back({context, marker});
+    }
+  };
+  mark(s_star, "S*");
+  mark(knee, "knee");
+  if (prices) {
+    for (const PriceTier& tier : prices->tiers) mark(tier.max_context_tokens, "price step");
+  }
+  std::stable_sort(contexts.begin(), contexts.end(),
+                   [](const Marked& a, const Marked& b) { return a.context < b.context; });
+  return contexts;
+}
+
+Json point_json(const CurvePoint& point, const std::string& marker,
+                const std::optional<PriceList>& prices) {
+  const ServingPlan& plan = point.plan;
+  const double input = plan.input_token.usd * kTokensPerMillion;
+  const double output = plan.output_token.usd * kTokensPerMillion;
+  Json price_in = nullptr, price_out = nullptr, markup_in = nullptr, markup_out = nullptr;
+  if (prices) {
+    const PriceTier& tier = prices->tier_for(plan.context_tokens);
+    price_in = tier.usd_per_mtok_input;
+    price_out = tier.usd_per_mtok_output;
+    markup_in = finite_or_null(tier.usd_per_mtok_input / input);
+    markup_out = finite_or_null(tier.usd_per_mtok_output / output);
+  }
+  return {{"context", plan.context_tokens},
+          {"marker", marker},
+          {"status", std::string(to_string(plan.status))},
+          {"batch", plan.batch},
+          {"batch_bound", std::string(to_string(plan.bound))},
+          {"decode_memory_bound", plan.step.memory_bound()},
+          {"usd_per_mtok_input", input},
+          {"usd_per_mtok_output", output},
+          {"usd_per_mtok_output_large_batch", point.output.large_batch_usd * kTokensPerMillion},
+          {"compute_usd_per_mtok_output", point.output.compute_usd * kTokensPerMillion},
+          {"weight_usd_per_mtok_output", point.output.weight_usd * kTokensPerMillion},
+          {"kv_usd_per_mtok_output", point.output.kv_usd * kTokensPerMillion},
+          {"indexer_usd_per_mtok_output", point.output.indexer_usd * kTokensPerMillion},
+          {"output_input_ratio", plan.output_input_ratio()},
+          {"price_usd_per_mtok_input", price_in},
+          {"price_usd_per_mtok_output", price_out},
+          {"markup_input", markup_in},
+          {"markup_output", markup_out}};
+}
+
+std::string context_text(double context) {
+  return std::isfinite(context) ? format_quantity(context, Unit::count, 4) + " tokens" : "none";
+}
+
+int run_curve(const CurveArgs& args, std::ostream& out) {
+  ServingInputs inputs = resolve_serving(args.serving);
+  const FlagRange range = parse_range_flag("--context", args.context, Unit::count);
+  if (args.points < 2 && range.first != range.last) {
+    throw InputError("--points: needs at least 2 for a range, got " + std::to_string(args.points));
+  }
+  const Roofline roofline = inputs.roofline();
+  const double s_star = crossover_context(roofline);
+  const KneeResult knee = hbm_knee_context(roofline);
+  const std::vector<Marked> marked =
+      curve_contexts(range, range.first == range.last ? 1 : args.points, s_star,
+                     knee.context_tokens, inputs.prices);
+  std::vector<double> contexts;
+  for (const Marked& m : marked) contexts.push_back(m.context);
+  PricingCurve curve;
+  try {
+    curve = pricing_curve(roofline, inputs.setup, contexts, inputs.prefix);
+  } catch (const InputError& e) {
+    throw InputError((inputs.file.empty() ? "" : inputs.file + ": ") + e.what());
+  }
+  const bool converged = curve.status == Status::converged;
+
+  Json rows = Json::array();
+  for (std::size_t i = 0; i < curve.points.size(); ++i) {
+    rows.push_back(point_json(curve.points[i], marked[i].marker, inputs.prices));
+  }
+  if (!args.out.empty()) write_file_atomically(args.out, csv_from_rows(rows), "--out");
+
+  if (args.json) {
+    Json json{{"status", std::string(to_string(curve.status))},
+              {"message", curve.message},
+              {"model", inputs.model.name},
+              {"hardware", inputs.setup.chip.id},
+              {"chips", inputs.setup.chips},
+              {"precision", std::string(to_string(inputs.setup.precision))},
+              {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
+              {"usd_per_chip_hour", roofline.usd_per_chip_hour},
+              {"kv_bytes_per_token", cached_bytes_per_token(roofline)},
+              {"critical_batch", curve.critical_batch},
+              {"crossover_context", finite_or_null(curve.crossover_context)},
+              {"knee_context", finite_or_null(curve.knee_context)},
+              {"price_list", inputs.prices ? price_list_json(*inputs.prices) : Json(nullptr)},
+              {"points", rows},
+              {"assumptions", inputs.assumptions}};
+    out << json.dump(2) << "\n";
+    return converged ? kExitOk : kExitNotConverged;
+  }
+
+  if (!converged) {
+    out << "STATUS: " << to_string(curve.status) << ": " << curve.message << "\n"
+        << "Rows whose status is not converged are not at the best batch.\n";
+  }
+  out << "Cost per token against context: " << inputs.model.name << " on "
+      << describe_replica(inputs) << "\n";
+  Table table;
+  std::vector<std::string> header{"context",    "batch",       "bound",  "$/Mtok in",
+                                  "$/Mtok out", "large-B out", "KV term"};
+  if (inputs.prices) header.insert(header.end(), {"price in", "price out", "out markup"});
+  header.push_back("");
+  table.header(header);
+  for (std::size_t i = 0; i < curve.points.size(); ++i) {
+    const Json& row = rows[i];
+    std::vector<std::string> cells{
+        format_quantity(row["context"].get<double>(), Unit::count, 4),
+        format_quantity(row["batch"].get<double>(), Unit::number, 4),
+        row["batch_bound"].get<std::string>(),
+        usd_per_mtok_text(row["usd_per_mtok_input"].get<double>()),
+        usd_per_mtok_text(row["usd_per_mtok_output"].get<double>()),
+        usd_per_mtok_text(row["usd_per_mtok_output_large_batch"].get<double>()),
+        usd_per_mtok_text(row["kv_usd_per_mtok_output"].get<double>())};
+    if (inputs.prices) {
+      cells.push_back(usd_per_mtok_text(row["price_usd_per_mtok_input"].get<double>()));
+      cells.push_back(usd_per_mtok_text(row["price_usd_per_mtok_output"].get<double>()));
+      cells.push_back(row["markup_output"].is_null()
+                          ? "-"
+                          : format_quantity(row["markup_output"].get<double>(), Unit::number, 3) +
+                                "x");
+    }
+    cells.push_back(marked[i].marker);
+    table.cells(cells);
+  }
+  table.print(out);
+  Table summary;
+  summary.row("critical batch B*", format_quantity(curve.critical_batch, Unit::number, 4),
+              "weights amortised above it");
+  summary.row("crossover S*", context_text(curve.crossover_context),
+              "large batch: flat below, slope = KV term above");
+  summary.row("knee", context_text(curve.knee_context),
+              "best batch: HBM fills before decode turns compute-bound");
+  summary.row("KV per token", format_quantity(cached_bytes_per_token(roofline), Unit::bytes, 4));
+  if (inputs.prices) {
+    summary.row("price list", inputs.prices->name.empty() ? "[pricing]" : inputs.prices->name,
+                price_list_text(*inputs.prices));
+  }
+  summary.print(out);
+  if (!args.out.empty()) out << "Wrote " << rows.size() << " rows to " << args.out << "\n";
+  print_assumptions(out, inputs.assumptions);
+  return converged ? kExitOk : kExitNotConverged;
+}
+
+}  // namespace
+
+void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
+  auto* command = pricing.add_subcommand(
+      "curve", "Cost per input and output token against context, S*, and a price list over it");
+  auto args = std::make_shared<CurveArgs>();
+  add_serving_flags(*command, args->serving, /*with_scenario=*/true);
+  command
+      ->add_option("--context", args->context,
+                   "Context range FIRST..LAST (log-spaced rows), or one context")
+      ->type_name("RANGE")
+      ->default_str("1K..1M");
+  command->add_option("--points", args->points, "Rows of the log-spaced grid")
+      ->type_name("COUNT")
+      ->default_str("25");
+  command->add_option("--out", args->out, "Also write the rows as CSV (columns = JSON keys)")
+      ->type_name("FILE.csv");
+  command->add_flag("--json", args->json, "Print one JSON object instead of tables");
+  command->footer(
+      "Each row is the best batch at that context (HBM and latency limits, root finding);\n"
+      "rows at S*, the knee and price steps are added. The large-batch column is the\n"
+      "roofline with weights amortised: flat below S*, rising by the KV term above.\n"
+      "Examples:\n"
+      "  scaleopt pricing curve --hardware h200 --model deepseek-v3 --context 1K..1M\n"
+      "  scaleopt pricing curve examples/gemini_200k.toml --out curve.csv\n"
+      "  scaleopt pricing curve --hardware b200 --model frontier-100b --precision fp8 --json\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_curve(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,195 @@
+// scaleopt pricing long-context: cost per output token at a long context (1M) against a short
+// one (8K) for dense MHA, GQA, MLA, shared-KV layers and top-k sparse attention, with the
+// attention FLOPs counted, and which resource binds (docs/pricing.md, "Long context").
+
+#include <memory>
+
+#include "cli/app.hpp"
+#include "cli/flags.hpp"
+#include "cli/pricing_commands.hpp"
+#include "cli/serving_flags.hpp"
+#include "cli/table.hpp"
+#include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
+#include "problems/long_context.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct LongContextArgs {
+  ServingFlags serving;
+  std::string context;
+  std::string reference;
+  std::string kv_heads;
+  std::string share_layers;
+  bool no_attention_flops = false;
+  bool json = false;
+};
+
+// What limits a decode step, and what limited the batch.
+std::string binding_text(const ServingPlan& plan) {
+  std::string text = plan.step.memory_bound() ? "HBM bandwidth" : "compute";
+  if (plan.bound == BatchBound::hbm) text += ", batch capped by HBM capacity";
+  if (plan.bound == BatchBound::latency) text += ", batch capped by the latency target";
+  return text;
+}
+
+Json context_json(const ContextCost& cost) {
+  const ServingPlan& plan = cost.point.plan;
+  const OutputCostTerms& terms = cost.point.output;
+  return {{"context", plan.context_tokens},
+          {"status", std::string(to_string(plan.status))},
+          {"chips", cost.chips},
+          {"batch", plan.batch},
+          {"batch_bound", std::string(to_string(plan.bound))},
+          {"decode_memory_bound", plan.step.memory_bound()},
+          {"binding", binding_text(plan)},
+          {"usd_per_mtok_output", plan.output_token.usd * kTokensPerMillion},
+          {"usd_per_mtok_input", plan.input_token.usd * kTokensPerMillion},
+          {"decode_flops_per_token", plan.step.flops / plan.batch},
+          {"compute_usd_per_mtok_output", terms.compute_usd * kTokensPerMillion},
+          {"weight_usd_per_mtok_output", terms.weight_usd * kTokensPerMillion},
+          {"kv_usd_per_mtok_output", terms.kv_usd * kTokensPerMillion},
+          {"indexer_usd_per_mtok_output", terms.indexer_usd * kTokensPerMillion}};
+}
+
+int run_long_context(const LongContextArgs& args, std::ostream& out) {
+  ServingFlags flags = args.serving;
+  std::vector<std::string> defaults;
+  if (flags.scenario.empty()) {
+    if (flags.model.empty()) {
+      flags.model = "deepseek-v3.2";
+      defaults.push_back("--model deepseek-v3.2 (the issue's sparse-attention model)");
+    }
+    if (flags.hardware.empty()) {
+      flags.hardware = "h200";
+      defaults.push_back("--hardware h200");
+    }
+  }
+  ServingInputs inputs = resolve_serving(flags);
+  inputs.assumptions.insert(inputs.assumptions.begin(), defaults.begin(), defaults.end());
+  inputs.setup.attention_flops = !args.no_attention_flops;
+  const double long_context =
+      args.context.empty() ? 1e6 : parse_positive_flag("--context", args.context, Unit::count);
+  const double reference = args.reference.empty()
+                               ? 8192.0
+                               : parse_positive_flag("--reference", args.reference, Unit::count);
+  VariantOptions options;
+  if (!args.kv_heads.empty()) {
+    options.gqa_kv_heads = parse_positive_flag("--kv-heads", args.kv_heads, Unit::count);
+  }
+  if (!args.share_layers.empty()) {
+    options.layers_per_shared_cache =
+        parse_positive_flag("--share-layers", args.share_layers, Unit::count);
+  }
+  inputs.roofline();  // checks the setup (price, precision) with the scenario's messages
+  std::vector<LongContextRow> rows;
+  try {
+    rows = compare_long_context(attention_variants(inputs.model, options), inputs.setup, reference,
+                                long_context, inputs.prefix);
+  } catch (const InputError& e) {
+    throw InputError((inputs.file.empty() ? "" : inputs.file + ": ") + e.what());
+  }
+  bool converged = true;
+  for (const LongContextRow& row : rows) {
+    converged = converged && row.reference.point.plan.status == Status::converged &&
+                row.long_context.point.plan.status == Status::converged;
+  }
+
+  Json list = Json::array();
+  for (const LongContextRow& row : rows) {
+    const double ratio =
+        row.long_context.point.plan.output_token.usd / row.reference.point.plan.output_token.usd;
+    list.push_back({{"variant", row.variant.id},
+                    {"description", row.variant.description},
+                    {"kv_bytes_per_token", row.kv_bytes_per_token},
+                    {"reference", context_json(row.reference)},
+                    {"long_context", context_json(row.long_context)},
+                    {"output_cost_ratio", ratio}});
+  }
+  if (args.json) {
+    Json json{{"status", converged ? "converged" : "not_converged"},
+              {"model", inputs.model.name},
+              {"hardware", inputs.setup.chip.id},
+              {"precision", std::string(to_string(inputs.setup.precision))},
+              {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
+              {"attention_flops", inputs.setup.attention_flops},
+              {"reference_context", reference},
+              {"long_context", long_context},
+              {"variants", list},
+              {"assumptions", inputs.assumptions}};
+    out << json.dump(2) << "\n";
+    return converged ? kExitOk : kExitNotConverged;
+  }
+
+  if (!converged) {
+    out << "STATUS: not_converged: a best batch was not found; those rows are not optimal\n";
+  }
+  out << "Cost per output token at " << format_quantity(long_context, Unit::count, 4) << " against "
+      << format_quantity(reference, Unit::count, 4) << " tokens: " << inputs.model.name
+      << "'s parameters with five attentions, on " << inputs.setup.chip.id << " ("
+      << to_string(inputs.setup.precision) << " weights, " << to_string(inputs.setup.kv_precision)
+      << " KV), attention FLOPs " << (inputs.setup.attention_flops ? "counted" : "not counted")
+      << "\n";
+  Table table;
+  table.header({"variant", "KV/token", "$/Mtok @short", "$/Mtok @long", "x", "chips", "batch",
+                "weights/B", "KV term", "indexer", "binds at long context"});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const LongContextRow& row = rows[i];
+    const ServingPlan& plan = row.long_context.point.plan;
+    table.cells({row.variant.id, format_quantity(row.kv_bytes_per_token, Unit::bytes, 3),
+                 usd_per_mtok_text(row.reference.point.plan.output_token.usd * kTokensPerMillion),
+                 usd_per_mtok_text(plan.output_token.usd * kTokensPerMillion),
+                 format_quantity(list[i]["output_cost_ratio"].get<double>(), Unit::number, 3),
+                 format_quantity(row.long_context.chips, Unit::number, 4),
+                 format_quantity(plan.batch, Unit::number, 3),
+                 usd_per_mtok_text(row.long_context.point.output.weight_usd * kTokensPerMillion),
+                 usd_per_mtok_text(row.long_context.point.output.kv_usd * kTokensPerMillion),
+                 usd_per_mtok_text(row.long_context.point.output.indexer_usd * kTokensPerMillion),
+                 binding_text(plan)});
+  }
+  table.print(out);
+  for (const LongContextRow& row : rows) {
+    out << "  " << row.variant.id << ": " << row.variant.description << "\n";
+  }
+  out << "A replica grows past its chips only when one sequence would not fit its HBM.\n";
+  print_assumptions(out, inputs.assumptions);
+  return converged ? kExitOk : kExitNotConverged;
+}
+
+}  // namespace
+
+void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
+  auto* command = pricing.add_subcommand(
+      "long-context", "Cost per output token at 1M vs 8K for MHA, GQA, MLA, shared-KV, sparse");
+  auto args = std::make_shared<LongContextArgs>();
+  add_serving_flags(*command, args->serving, /*with_scenario=*/true);
+  command->add_option("--context", args->context, "The long context")
+      ->type_name("COUNT")
+      ->default_str("1M");
+  command->add_option("--reference", args->reference, "The short context compared with")
+      ->type_name("COUNT")
+      ->default_str("8K");
+  command->add_option("--kv-heads", args->kv_heads, "K/V heads of the GQA and shared-KV variants")
+      ->type_name("COUNT")
+      ->default_str("8");
+  command->add_option("--share-layers", args->share_layers, "Layers sharing one KV cache")
+      ->type_name("COUNT")
+      ->default_str("2");
+  command->add_flag("--no-attention-flops", args->no_attention_flops,
+                    "Leave the attention FLOPs out (they are counted by default here)");
+  command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->footer(
+      "The model's parameter counts are kept; only the attention changes. Sparse attention\n"
+      "(DeepSeek-V3.2 DSA) reads k = 2048 cached tokens per step plus the indexer's FP8 keys\n"
+      "of all S tokens, and its indexer costs FLOPs over all S.\n"
+      "Examples:\n"
+      "  scaleopt pricing long-context --context 1M\n"
+      "  scaleopt pricing long-context --hardware b200 --model deepseek-v3 --precision fp8\n"
+      "  scaleopt pricing long-context examples/long_context_1m.toml --json\n");
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out) { return run_long_context(*args, out); };
+  });
+}
+
+}  // namespace scaleopt::cli

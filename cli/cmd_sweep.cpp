@@ -1,0 +1,249 @@
+// scaleopt sweep: a scenario's question answered on a grid of inputs, one CSV row per point,
+// on all cores, sharded across machines, interruptible and resumable.
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/analysis_flags.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/input_scaling.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/progress_bar.hpp"
+#include "cli/sweep_file.hpp"
+#include "cli/sweep_runner.hpp"
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+struct SweepArgs {
+  AnalysisArgs common;
+  std::vector<std::string> vary;
+  std::string out;
+  std::string shard = "1/1";
+  bool resume = false;
+  long long stop_after = -1;
+};
+
+std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<std::string>& vary) {
+  std::vector<SweepAxis> axes;
+  for (const std::string& argument : vary) {
+    axes.push_back(parse_vary(scenario, argument));
+    for (std::size_t a = 0; a + 1 < axes.size(); ++a) {
+      if (axes[a].input.path() == axes.back().input.path()) {
+        throw InputError("--vary " + argument + ": " + axes.back().input.path() +
+                         " is varied twice");
+      }
+    }
+  }
+  return axes;
+}
+
+// The first point must make a valid question: a systematic mistake (varying a key that breaks
+// a rule between keys, such as one of three shares) fails here, once, rather than on every row.
+void check_first_point(const Scenario& scenario, const SweepGrid& grid) {
+  Scenario first = scenario;
+  std::vector<double> values(grid.axes().size());
+  grid.values_at(0, values);
+  try {
+    for (std::size_t a = 0; a < values.size(); ++a) grid.axes()[a].input.set(first, values[a]);
+    validate_scenario(first);
+    (void)scenario_setup(first);
+  } catch (const InputError& e) {
+    throw InputError("--vary: the grid's first point is not a valid question: " +
+                     std::string(e.what()));
+  }
+}
+
+struct Progress {
+  std::size_t todo = 0;
+  std::size_t resumed = 0;
+  SweepTally tally;
+  bool interrupted = false;
+  bool stopped = false;  // --stop-after reached
+  double seconds = 0.0;
+};
+
+void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& grid,
+                   const Shard& shard, const Progress& p, bool json) {
+  const std::string partial = partial_path(args.out);
+  const bool finished = !p.interrupted && !p.stopped;
+  if (json) {
+    const nlohmann::ordered_json summary{
+        {"file", finished ? args.out : partial},
+        {"complete", finished},
+        {"grid_points", grid.size()},
+        {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
+        {"resumed_points", p.resumed},
+        {"solved_points", p.tally.points},
+        {"converged", p.tally.converged},
+        {"infeasible", p.tally.infeasible},
+        {"not_converged", p.tally.not_converged},
+        {"invalid_input", p.tally.invalid_input},
+        {"fast_path", p.tally.fast_path},
+        {"seconds", p.seconds}};
+    out << summary.dump(2) << "\n";
+    return;
+  }
+  if (p.interrupted) {
+    out << "interrupted: " << p.tally.points << " of " << p.todo
+        << " points solved; every finished row is in " << partial
+        << " (continue with the same command and --resume)\n";
+  } else if (p.stopped) {
+    out << "stopped after " << p.tally.points << " points (--stop-after); the rows so far are in "
+        << partial << " (continue with the same command and --resume)\n";
+  } else {
+    out << "wrote " << args.out << ": " << grid.size() << " grid points";
+    if (shard.count > 1) out << ", shard " << shard.index << "/" << shard.count;
+    out << "\n";
+  }
+  out << "  solved " << p.tally.points << " points in " << p.seconds << " s";
+  if (p.resumed > 0) out << " (" << p.resumed << " were already in " << partial << ")";
+  out << ": " << p.tally.converged << " converged, " << p.tally.infeasible << " infeasible, "
+      << p.tally.not_converged << " not converged, " << p.tally.invalid_input
+      << " with invalid inputs; " << p.tally.fast_path << " by the 1-D Newton fast path\n";
+  if (p.tally.not_converged > 0) {
+    out << "  rows whose status is not \"converged\" are not optima (see the status column)\n";
+  }
+}
+
+int run_sweep(const SweepArgs& args, std::ostream& out) {
+  if (args.vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
+  const Shard shard = parse_shard(args.shard);
+  if (args.stop_after == 0 || args.stop_after < -1) {
+    throw InputError("--stop-after: must be a positive number of points");
+  }
+  SweepOptions options;
+  options.threads = parse_threads_flag("--threads", args.common.threads);
+  options.solver = args.common.solver;
+  options.method = parse_method(args.common.method);
+  const Scenario scenario = load_analysis_scenario(args.common);
+  const SweepGrid grid(parse_axes(scenario, args.vary));
+  check_first_point(scenario, grid);
+  const SweepRunner runner(scenario, grid, options);
+  const std::string header = runner.header();
+
+  const std::string partial = partial_path(args.out);
+  const bool have_partial = std::filesystem::exists(partial);
+  if (have_partial && !args.resume) {
+    throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
+                     "continue it, or remove the file to start again");
+  }
+  if (!have_partial && args.resume && std::filesystem::exists(args.out)) {
+    // A finished shard resubmitted with the rest of a job array: nothing left to do.
+    const std::string text = read_text_file(args.out);
+    if (text.compare(0, header.size() + 1, header + "\n") != 0) {
+      throw InputError(args.out + ": exists with other columns: it is not this sweep's output");
+    }
+    out << args.out << " is complete: nothing to resume\n";
+    return kExitOk;
+  }
+  PartialRows done;
+  if (have_partial) {
+    done = read_partial(
+        partial, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
+        [&](std::size_t p) { return runner.values_text(p); });
+  }
+  Progress progress;
+  progress.resumed = done.points.size();
+  progress.todo = shard_points(grid.size(), shard) - done.points.size();
+  std::size_t limit = progress.todo;
+  if (args.stop_after > 0 && static_cast<std::size_t>(args.stop_after) < limit) {
+    limit = static_cast<std::size_t>(args.stop_after);
+    progress.stopped = true;
+  }
+
+  PartialFile file(partial, header, have_partial);
+  bool ordered = done.ordered;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    const InterruptGuard guard;
+    ProgressBar bar(limit);
+    const auto stop = [] { return InterruptGuard::interrupted(); };
+    const auto finished = [&bar](std::size_t n) { bar.add(n); };
+    std::vector<std::size_t> chunk;
+    const auto write = [&file](const std::string& rows) { file.append(rows); };
+    auto skip = done.points.begin();
+    std::size_t taken = 0;
+    // This shard's points in increasing order, less those already done, chunk by chunk.
+    for (std::size_t b = shard.index - 1; b * kShardBlock < grid.size() && taken < limit;
+         b += shard.count) {
+      const std::size_t end = std::min(grid.size(), (b + 1) * kShardBlock);
+      for (std::size_t p = b * kShardBlock; p < end && taken < limit; ++p) {
+        while (skip != done.points.end() && *skip < p) ++skip;
+        if (skip != done.points.end() && *skip == p) continue;
+        if (!done.points.empty() && p < done.points.back()) ordered = false;
+        chunk.push_back(p);
+        ++taken;
+        if (chunk.size() == runner.chunk_points()) {
+          progress.tally.add(runner.solve(chunk, write, stop, finished));
+          chunk.clear();
+          if (InterruptGuard::interrupted()) break;
+        }
+      }
+      if (InterruptGuard::interrupted()) break;
+    }
+    if (!chunk.empty() && !InterruptGuard::interrupted()) {
+      progress.tally.add(runner.solve(chunk, write, stop, finished));
+    }
+    progress.interrupted = InterruptGuard::interrupted();
+  }
+  progress.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress.interrupted) progress.stopped = false;
+  if (!progress.interrupted && !progress.stopped) finish_partial(partial, args.out, ordered);
+  print_summary(out, args, grid, shard, progress, args.common.json);
+  if (progress.interrupted) return kExitInterrupted;
+  return progress.tally.not_converged > 0 ? kExitNotConverged : kExitOk;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, Action& chosen) {
+  auto* command = app.add_subcommand(
+      "sweep", "Solve a scenario's question on a grid of inputs: one CSV row per point");
+  auto args = std::make_shared<SweepArgs>();
+  add_analysis_flags(*command, args->common, true);
+  command
+      ->add_option("--vary", args->vary,
+                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT] (default lin, 11 "
+                   "points); repeatable, the first varies slowest")
+      ->type_name("PATH=LO..HI")
+      ->allow_extra_args(false);
+  command->add_option("--out", args->out, "CSV file to write (through OUT.partial)")
+      ->type_name("FILE")
+      ->required();
+  command
+      ->add_option("--shard", args->shard,
+                   "Solve only the i-th of n interleaved slices (i from 1 to n), for job arrays")
+      ->type_name("i/n")
+      ->default_str("1/1");
+  command->add_flag("--resume", args->resume,
+                    "Continue an interrupted sweep from OUT.partial, without solving its rows "
+                    "again");
+  command
+      ->add_option("--stop-after", args->stop_after,
+                   "Solve at most K new points, then stop as an interrupt would (for "
+                   "time-limited jobs; continue with --resume)")
+      ->type_name("K");
+  command->footer(
+      "Columns: point, points (the grid's size), the varied inputs, then the JSON keys of\n"
+      "'scaleopt solve' flattened (params, active_params, pretrain_tokens, ..., cost.total.usd,\n"
+      "..., status, algorithm, ...). Numbers are printed to full precision, so shards merge\n"
+      "byte for byte (scaleopt merge). Ctrl-C or SIGTERM keeps every finished row in\n"
+      "OUT.partial; --resume continues. See docs/scaling-out.md.\n"
+      "Examples:\n"
+      "  scaleopt sweep examples/sardana_cost.toml --vary inference.requests=1e8..1e12:log:50 \\\n"
+      "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
+      "  scaleopt sweep examples/frontier_100x.toml --vary inference.rate=1M/s..1G/s:log:100 \\\n"
+      "      --shard 2/8 --out shard2.csv\n");
+  command->callback(
+      [args, &chosen] { chosen = [args](std::ostream& out) { return run_sweep(*args, out); }; });
+}
+
+}  // namespace scaleopt::cli

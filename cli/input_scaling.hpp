@@ -1,0 +1,23 @@
+#pragma once
+// A scenario's lifecycle setup with one numeric input scaled, for elasticities and tornado
+// tables: the input at `path` multiplied by e^log_scale (or set to a value), the scenario
+// re-validated, the setup rebuilt. Throws InputError when the value breaks a range or a rule.
+
+#include <string>
+
+#include "cli/scenario.hpp"
+#include "problems/lifecycle_elasticity.hpp"
+
+namespace scaleopt::cli {
+
+// `scenario` needs a [law] and a [problem]; `path` a numeric input with a value
+// (numeric_inputs). The returned function owns a copy of the scenario.
+ScaledSetup scaled_setup(const Scenario& scenario, const std::string& path);
+
+// The setup of `scenario` with the input at `path` set to `value`.
+LifecycleSetup setup_with(const Scenario& scenario, const std::string& path, double value);
+
+// The setup of `scenario` as it is (InputError when it lacks a [law] or a [problem]).
+LifecycleSetup scenario_setup(const Scenario& scenario);
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,182 @@
+#include "cli/serving_flags.hpp"
+
+#include <cmath>
+
+#include "cli/flags.hpp"
+#include "cli/hardware_catalog.hpp"
+#include "cli/scenario.hpp"
+#include "costmodel/architecture_presets.hpp"
+#include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+constexpr double kDefaultContextTokens = 8192.0;
+
+// The smallest replica whose HBM holds the weights twice over, leaving half for KV caches.
+double default_chips(const Architecture& model, const ServingSetup& setup) {
+  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
+  return std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
+}
+
+// Runs `read` and names `flag` in its error.
+template <class Read>
+auto flag_value(std::string_view flag, Read read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    throw field_error(std::string(flag), e.what());
+  }
+}
+
+// Without a scenario: the defaults of `roofline`.
+ServingInputs from_flags(const ServingFlags& flags) {
+  if (flags.hardware.empty()) throw InputError("--hardware: required (see 'scaleopt hardware')");
+  if (flags.model.empty()) throw InputError("--model: required (see 'scaleopt models')");
+  ServingInputs in;
+  in.prefix = "--";
+  in.setup.context_tokens = kDefaultContextTokens;
+  return in;
+}
+
+}  // namespace
+
+ServingInputs serving_inputs(const Scenario& scenario) {
+  ServingInputs in;
+  in.prefix = "inference";
+  in.file = scenario.file;
+  in.model = scenario.architecture;
+  in.setup = scenario.serving;
+  in.prices = scenario.prices;
+  in.assumptions = scenario.assumptions;
+  return in;
+}
+
+void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario) {
+  if (with_scenario) {
+    command
+        .add_option("scenario", flags.scenario,
+                    "Scenario file (TOML, docs/scenario.md): model, [inference], [pricing]")
+        ->type_name("SCENARIO.toml");
+    command
+        .add_option("--set", flags.overrides,
+                    "Override a key of the scenario, e.g. --set inference.chips=16 (repeatable)")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+  }
+  command.add_option("--hardware", flags.hardware, "Chip id (see 'scaleopt hardware')")
+      ->type_name("ID");
+  command.add_option("--model", flags.model, "Model preset (see 'scaleopt models')")
+      ->type_name("NAME");
+  command
+      .add_option("--chips", flags.chips,
+                  "Chips per replica (default: smallest count holding the weights twice)")
+      ->type_name("COUNT");
+  command.add_option("--precision", flags.precision, "Weights and compute: bf16, fp8 or int8")
+      ->type_name("PRECISION")
+      ->default_str("bf16");
+  command.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16, fp8 or int8")
+      ->type_name("PRECISION")
+      ->default_str("bf16");
+  command.add_option("--batch", flags.batch, "Sequences per decode step (default: best batch)")
+      ->type_name("COUNT");
+  command
+      .add_option("--latency-per-token", flags.latency, "Upper bound on one decode step, e.g. 50ms")
+      ->type_name("DURATION");
+  command.add_option("--price", flags.price, "Price per chip-hour (default: catalog, assumed)")
+      ->type_name("USD/H");
+  command
+      .add_option("--compute-efficiency", flags.compute_efficiency,
+                  "Fraction of peak FLOP/s reached")
+      ->type_name("NUMBER")
+      ->default_str("1");
+  command
+      .add_option("--bandwidth-efficiency", flags.bandwidth_efficiency,
+                  "Fraction of peak HBM bandwidth reached")
+      ->type_name("NUMBER")
+      ->default_str("1");
+  command.add_flag("--attention-flops", flags.attention_flops,
+                   "Count attention FLOPs over the context (off in the DESIGN.md roofline)");
+}
+
+ServingInputs resolve_serving(const ServingFlags& flags) {
+  ServingInputs in = flags.scenario.empty()
+                         ? from_flags(flags)
+                         : serving_inputs(load_scenario(flags.scenario, flags.overrides));
+  ServingSetup& setup = in.setup;
+  if (!flags.hardware.empty()) {
+    setup.chip =
+        flag_value("--hardware", [&] { return find_hardware(builtin_hardware(), flags.hardware); });
+  }
+  if (!flags.model.empty()) {
+    in.model = flag_value("--model", [&] { return architecture_preset(flags.model); });
+  }
+  if (!flags.precision.empty()) {
+    setup.precision = flag_value("--precision", [&] { return parse_precision(flags.precision); });
+  }
+  if (!flags.kv_precision.empty()) {
+    setup.kv_precision =
+        flag_value("--kv-precision", [&] { return parse_precision(flags.kv_precision); });
+  }
+  if (!flags.chips.empty()) {
+    setup.chips = parse_flag("--chips", flags.chips, Unit::count);
+  } else if (flags.scenario.empty()) {
+    setup.chips = default_chips(in.model, setup);
+    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) +
+                             ": the smallest replica whose HBM holds the weights twice");
+  }
+  if (!flags.batch.empty()) setup.batch = parse_flag("--batch", flags.batch, Unit::count);
+  if (!flags.latency.empty()) {
+    setup.latency_per_token_seconds =
+        parse_flag("--latency-per-token", flags.latency, Unit::seconds);
+  }
+  if (!flags.price.empty()) {
+    setup.usd_per_chip_hour = parse_flag("--price", flags.price, Unit::usd_per_hour);
+  } else if (!setup.usd_per_chip_hour && setup.chip.usd_per_hour) {
+    if (flags.scenario.empty() || !flags.hardware.empty()) {
+      in.assumptions.push_back("--price " +
+                               format_quantity(*setup.chip.usd_per_hour, Unit::usd_per_hour) +
+                               " per chip: " + setup.chip.price_note);
+    }
+  } else if (!setup.usd_per_chip_hour) {
+    throw InputError("--price: required: " + setup.chip.id +
+                     " has no price in the catalog (e.g. --price '$3/h')");
+  }
+  if (!flags.compute_efficiency.empty()) {
+    setup.compute_efficiency =
+        parse_flag("--compute-efficiency", flags.compute_efficiency, Unit::number);
+  }
+  if (!flags.bandwidth_efficiency.empty()) {
+    setup.bandwidth_efficiency =
+        parse_flag("--bandwidth-efficiency", flags.bandwidth_efficiency, Unit::number);
+  }
+  if (flags.attention_flops) setup.attention_flops = true;
+  return in;
+}
+
+Roofline ServingInputs::roofline() const {
+  try {
+    return make_roofline(model, setup, prefix);
+  } catch (const InputError& e) {
+    if (file.empty()) throw;
+    throw InputError(file + ": " + e.what());  // e names the key
+  }
+}
+
+ServingPlan ServingInputs::plan(const Roofline& r, double context_tokens) const {
+  try {
+    return plan_serving(r, setup, context_tokens, prefix);
+  } catch (const InputError& e) {
+    if (file.empty()) throw;
+    throw InputError(file + ": " + e.what());
+  }
+}
+
+std::string describe_replica(const ServingInputs& in) {
+  return format_quantity(in.setup.chips, Unit::number, 6) + " x " + in.setup.chip.id + " (" +
+         std::string(to_string(in.setup.precision)) + " weights, " +
+         std::string(to_string(in.setup.kv_precision)) + " KV)";
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,56 @@
+#pragma once
+// The flags that describe a model served on a replica, shared by `roofline` and the `pricing`
+// commands: --hardware --model --chips --precision --kv-precision --batch --latency-per-token
+// --price --compute-efficiency --bandwidth-efficiency --attention-flops, and (for commands
+// that read one) a scenario file with --set. Flags override the scenario's values; without a
+// scenario, --hardware and --model are required and the defaults are those of `roofline`.
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/scenario.hpp"
+#include "costmodel/architecture.hpp"
+#include "costmodel/price_list.hpp"
+#include "costmodel/roofline.hpp"
+#include "costmodel/serving_setup.hpp"
+#include "problems/serving_plan.hpp"
+
+namespace scaleopt::cli {
+
+struct ServingFlags {
+  std::string scenario;                // optional scenario file
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  std::string hardware, model, chips, precision, kv_precision, batch, latency, price,
+      compute_efficiency, bandwidth_efficiency;
+  bool attention_flops = false;
+};
+
+// Registers the flags on `command`; `with_scenario` adds the positional scenario and --set.
+void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario);
+
+// A model and a serving setup, from flags or a scenario plus flags.
+struct ServingInputs {
+  Architecture model;
+  ServingSetup setup;               // setup.context_tokens: the scenario's, or 8K (assumed)
+  std::optional<PriceList> prices;  // the scenario's [pricing] table
+  std::vector<std::string> assumptions;
+  std::string file;    // the scenario file, empty without one
+  std::string prefix;  // how setup fields are named in errors: "--" or "inference"
+
+  // make_roofline and plan_serving, with errors located in the scenario file when there is one.
+  Roofline roofline() const;
+  ServingPlan plan(const Roofline& roofline, double context_tokens) const;
+};
+
+// Throws InputError naming the flag (or file:line and key) for bad input.
+ServingInputs resolve_serving(const ServingFlags& flags);
+
+// The model, serving setup and price list of a scenario already read.
+ServingInputs serving_inputs(const Scenario& scenario);
+
+// "8 x h200 (fp8 weights, bf16 KV)".
+std::string describe_replica(const ServingInputs& inputs);
+
+}  // namespace scaleopt::cli

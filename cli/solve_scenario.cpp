@@ -1,0 +1,26 @@
+#include "cli/solve_scenario.hpp"
+
+#include "costmodel/input_error.hpp"
+
+namespace scaleopt::cli {
+
+LifecycleSolution solve_scenario(const Scenario& scenario, const SolverOptions& options) {
+  if (!scenario.problem_given) {
+    throw InputError(scenario.file +
+                     ": problem.kind: required by solve (min-lifetime-flops, min-lifetime-cost, "
+                     "equal-cost or max-quality); see docs/scenario.md");
+  }
+  if (!scenario.law) throw InputError(scenario.file + ": law: a [law] table is required by solve");
+  LifecycleSolution solution;
+  try {
+    solution = solve_lifecycle(scenario, *scenario.law, scenario.problem, options);
+  } catch (const InputError& e) {
+    throw InputError(scenario.file + ": " + e.what());  // e names the key
+  }
+  if (solution.status() == Status::infeasible) {
+    throw InputError(scenario.file + ": infeasible: " + solution.message());
+  }
+  return solution;
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,158 @@
+#include "cli/sweep_runner.hpp"
+
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "cli/input_scaling.hpp"
+#include "cli/lifecycle_csv.hpp"
+#include "costmodel/input_error.hpp"
+#include "problems/lifetime_newton.hpp"
+#include "solver/parallel_for.hpp"
+
+namespace scaleopt::cli {
+namespace {
+
+// Points per parallel task: enough that handing out tasks costs nothing, few enough that the
+// threads finish a chunk together.
+std::size_t block_points(bool fast) {
+  return fast ? 512 : 8;
+}
+
+}  // namespace
+
+void SweepOptions::validate() const {
+  solver.validate();
+}
+
+void SweepTally::add(const SweepTally& o) {
+  points += o.points;
+  converged += o.converged;
+  infeasible += o.infeasible;
+  not_converged += o.not_converged;
+  invalid_input += o.invalid_input;
+  fast_path += o.fast_path;
+}
+
+SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const SweepOptions& options)
+    : base_(base), grid_(grid), options_(options) {
+  options_.validate();
+  const LifecycleSetup setup = scenario_setup(base);
+  kind_ = setup.kind;
+  fast_ = options.method == SolveMethod::automatic && linear_cost(setup.model, setup.unit);
+}
+
+std::string SweepRunner::header() const {
+  std::string header = "point,points";
+  for (const SweepAxis& axis : grid_.axes()) {
+    header += ',';
+    append_text_cell(header, axis.input.path());
+  }
+  for (const std::string& column : summary_columns(kind_)) header += "," + column;
+  return header;
+}
+
+std::string SweepRunner::values_text(std::size_t point) const {
+  std::vector<double> values(grid_.axes().size());
+  grid_.values_at(point, values);
+  std::string text;
+  for (double v : values) {
+    text += ',';
+    append_number(text, v);
+  }
+  return text;
+}
+
+void SweepRunner::solve_point(Scenario& work, std::size_t point, std::span<double> values,
+                              std::string& row, SweepTally& tally) const {
+  grid_.values_at(point, values);
+  append_integer(row, point);
+  row += ',';
+  append_integer(row, grid_.size());
+  for (double v : values) {
+    row += ',';
+    append_number(row, v);
+  }
+  row += ',';
+  ++tally.points;
+  try {
+    // scenario_setup validates what the question uses (law, setups, demand, problem).
+    for (std::size_t a = 0; a < values.size(); ++a) grid_.axes()[a].input.set(work, values[a]);
+    const LifecycleSummary summary =
+        solve_lifecycle_summary(scenario_setup(work), options_.solver, options_.method);
+    append_summary_cells(row, summary, options_.solver.algorithm);
+    switch (summary.status()) {
+      case Status::converged:
+        ++tally.converged;
+        break;
+      case Status::infeasible:
+        ++tally.infeasible;
+        break;
+      case Status::not_converged:
+      case Status::invalid_input:
+        ++tally.not_converged;
+        break;
+    }
+    const AnswerSummary& solved = summary.has_optimum ? summary.optimum : summary.answer;
+    if (solved.path == SolvePath::newton) ++tally.fast_path;
+  } catch (const InputError&) {
+    append_unsolved_cells(row, kind_, Status::invalid_input);
+    ++tally.invalid_input;
+  }
+  row += '\n';
+}
+
+SweepTally SweepRunner::solve(std::span<const std::size_t> points,
+                              const std::function<void(const std::string&)>& write,
+                              const std::function<bool()>& stop,
+                              const std::function<void(std::size_t)>& done) const {
+  const std::size_t block = block_points(fast_);
+  const std::size_t blocks = (points.size() + block - 1) / block;
+  std::vector<SweepTally> tallies(blocks);
+  // Blocks are written in order by the worker that finished them, while the others compute:
+  // parallel_for hands out blocks in increasing order, so the turn always comes.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  std::size_t turn = 0;
+  parallel_for(blocks, options_.threads, [&](std::size_t b) {
+    // Pass the turn on however this block ends, or the blocks after it would wait forever.
+    struct PassTurn {
+      std::mutex& mutex;
+      std::condition_variable& changed;
+      std::size_t& turn;
+      ~PassTurn() {
+        {
+          const std::lock_guard lock(mutex);
+          ++turn;
+        }
+        changed.notify_all();
+      }
+    };
+    std::string text;
+    {
+      // A working copy per task: every point sets all the varied inputs, so what earlier
+      // points set never shows through.
+      Scenario work = base_;
+      std::vector<double> values(grid_.axes().size());
+      const std::size_t first = b * block, last = std::min(points.size(), first + block);
+      std::size_t solved = 0;
+      for (std::size_t i = first; i < last; ++i) {
+        if (stop()) break;
+        solve_point(work, points[i], values, text, tallies[b]);
+        if (i == first) text.reserve(text.size() * (last - first) * 9 / 8);
+        ++solved;
+      }
+      if (solved > 0) done(solved);
+    }
+    std::unique_lock lock(turn_mutex);
+    turn_changed.wait(lock, [&] { return turn == b; });
+    lock.unlock();
+    const PassTurn pass{turn_mutex, turn_changed, turn};
+    write(text);
+  });
+  SweepTally tally;
+  for (const SweepTally& t : tallies) tally.add(t);
+  return tally;
+}
+
+}  // namespace scaleopt::cli

@@ -1,0 +1,140 @@
+#include "plots/sweep_figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "costmodel/input_error.hpp"
+#include "plots/gnuplot_text.hpp"
+
+namespace scaleopt::plots {
+namespace {
+
+struct Range {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -std::numeric_limits<double>::infinity();
+  std::vector<double> values;
+  void add(double v) {
+    low = std::min(low, v);
+    high = std::max(high, v);
+    values.push_back(v);
+  }
+};
+
+// The axis commands: log (whole decades around the values) or linear (with 5% room).
+std::string axis_commands(std::string_view axis, const Range& range, const SweepAxis& text) {
+  std::string c = "set " + std::string(axis) + "label " + gnuplot_string(text.label) + "\n";
+  if (spans_decades(range.values)) {
+    const double low = std::pow(10.0, std::floor(std::log10(range.low)));
+    const double high = std::pow(10.0, std::ceil(std::log10(range.high)));
+    c += "set logscale " + std::string(axis) + "\n";
+    c += log_range(axis, low, high);
+    c += log_tics(axis, low, high, text.format);
+    return c;
+  }
+  const double pad = range.high > range.low ? 0.05 * (range.high - range.low)
+                                            : 0.05 * std::max(std::fabs(range.high), 1.0);
+  const double low = range.low >= 0.0 && range.low - pad < 0.0 ? 0.0 : range.low - pad;
+  const double high = range.high + pad;
+  c += "set " + std::string(axis) + "range [" + number(low) + ":" + number(high) + "]\n";
+  c += linear_tics(axis, low, high, text.format);
+  return c;
+}
+
+}  // namespace
+
+bool spans_decades(const std::vector<double>& values, double ratio) {
+  if (values.empty()) return false;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  return *low > 0.0 && *high / *low >= ratio;
+}
+
+std::vector<SweepLine> sweep_lines(const std::vector<std::array<double, 3>>& rows) {
+  std::vector<SweepLine> lines;
+  for (const auto& [x, y, series] : rows) {
+    auto line = std::find_if(lines.begin(), lines.end(), [&](const SweepLine& l) {
+      return (std::isnan(series) && std::isnan(l.series)) || l.series == series;
+    });
+    if (line == lines.end()) {
+      lines.push_back({series, {}});
+      line = lines.end() - 1;
+    }
+    line->points.emplace_back(x, y);
+  }
+  for (SweepLine& line : lines) std::sort(line.points.begin(), line.points.end());
+  std::sort(lines.begin(), lines.end(),
+            [](const SweepLine& a, const SweepLine& b) { return a.series < b.series; });
+  return lines;
+}
+
+Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) {
+  Range xs, ys;
+  std::pair<double, double> lowest{NAN, INFINITY};
+  double lowest_series = NAN;
+  for (const SweepLine& line : lines) {
+    for (const auto& [x, y] : line.points) {
+      xs.add(x);
+      ys.add(y);
+      if (y < lowest.second) lowest = {x, y}, lowest_series = line.series;
+    }
+  }
+  if (xs.values.empty()) throw InputError("sweep: no row to draw");
+
+  Figure figure;
+  figure.name = "sweep";
+  figure.width = 1000;
+  figure.height = 680;
+  DataTable table(
+      {text.x.name, text.y.name, text.series.name.empty() ? "series" : text.series.name});
+  std::vector<std::string> clauses;
+  const bool one_line = text.series.name.empty() || lines.size() == 1;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) table.text += "\n\n";  // two blank lines: the next data set (gnuplot's index)
+    for (const auto& [x, y] : lines[i].points) table.row({x, y, lines[i].series});
+    const std::string title = one_line ? text.y.name : text.series.format(lines[i].series);
+    clauses.push_back(std::string(i == 0 ? "\"sweep.dat\"" : "\"\"") + " index " +
+                      std::to_string(i) + " using 1:2 with linespoints lw 2 pt 7 ps 0.6 title " +
+                      gnuplot_string(title));
+  }
+  figure.data.push_back({"sweep.dat", table.file()});
+
+  std::string& c = figure.commands;
+  c += "set title " + gnuplot_string(text.title + "\n" + wrap_list(text.assumptions)) + "\n";
+  c += axis_commands("x", xs, text.x);
+  c += axis_commands("y", ys, text.y);
+  c += "set tics out nomirror\n";
+  c += "set border 3\n";
+  c += "set grid xtics ytics lc rgb \"#ececec\"\n";
+  c += "set key outside below horizontal title " +
+       gnuplot_string(one_line ? "" : text.series.name) + "\n";
+  c += "set style textbox opaque fc rgb \"white\" noborder margins 1,1\n";
+  std::string lowest_label = "lowest " + text.y.name + ": " + text.y.format(lowest.second) +
+                             "\nat " + text.x.name + " = " + text.x.format(lowest.first);
+  if (!one_line)
+    lowest_label += ", " + text.series.name + " = " + text.series.format(lowest_series);
+  // The label sits a fifth of the plot towards its centre from the point (each axis in its own
+  // scale), with an arrow back to it, so that it does not sit on the lines that end there.
+  auto toward_centre = [](double value, const Range& range) {
+    const bool log = spans_decades(range.values);
+    const double t = log ? std::log(value / range.low) / std::log(range.high / range.low)
+                     : range.high > range.low ? (value - range.low) / (range.high - range.low)
+                                              : 0.5;
+    const double moved = t + (t > 0.5 ? -0.22 : 0.22);
+    return log ? range.low * std::pow(range.high / range.low, moved)
+               : range.low + moved * (range.high - range.low);
+  };
+  const double label_x = toward_centre(lowest.first, xs);
+  const double label_y = toward_centre(lowest.second, ys);
+  const bool left_of_point = label_x < lowest.first;
+  c += "set arrow 1 from " + number(label_x) + "," + number(label_y) + " to " +
+       number(lowest.first) + "," + number(lowest.second) +
+       " head filled size char 1,20 lc rgb \"#d62728\" front\n";
+  c += "set label 1 " + gnuplot_string(lowest_label) + " at " + number(label_x) + "," +
+       number(label_y) + (left_of_point ? " right" : " left") + " tc rgb \"#d62728\" front boxed\n";
+  c += "set label 2 \"\" at " + number(lowest.first) + "," + number(lowest.second) +
+       " point pt 6 ps 2 lc rgb \"#d62728\" front\n";
+  c += plot_command(clauses);
+  return figure;
+}
+
+}  // namespace scaleopt::plots

@@ -1,0 +1,42 @@
+#pragma once
+// A sweep as lines: one output of the optimum (y) against the varied input (x), one line per
+// value of a second varied input (the series). Axes turn logarithmic when every value is
+// positive and they span at least 30x (a sweep over a log grid). The lowest y is marked and
+// labelled.
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plots/figure.hpp"
+
+namespace scaleopt::plots {
+
+struct SweepLine {
+  double series = 0.0;                            // the second input's value (NaN: a single line)
+  std::vector<std::pair<double, double>> points;  // (x, y), in increasing x
+};
+
+struct SweepAxis {
+  std::string name;                           // "inference.requests"
+  std::string label;                          // "inference.requests: lifetime requests (count)"
+  std::function<std::string(double)> format;  // tics and labels: "1e12", "2T", "$1.2M"
+};
+
+struct SweepText {
+  std::string title;
+  std::string assumptions;  // second title line: the file, rows drawn and left out
+  SweepAxis x, y, series;   // series.name empty: one line
+};
+
+// Lines with their points (rows of one series, sorted by x) from rows of (x, y, series).
+std::vector<SweepLine> sweep_lines(const std::vector<std::array<double, 3>>& rows);
+
+// Throws InputError when no line has a point.
+Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text);
+
+// Whether values (all > 0) span at least `ratio` (a log axis reads them better).
+bool spans_decades(const std::vector<double>& values, double ratio = 30.0);
+
+}  // namespace scaleopt::plots
