@@ -36,6 +36,7 @@ Json stress_json(const StressSummary& summary, const StressRunOptions& options,
   json["seed"] = summary.seed;
   json["tolerance"] = options.check.tolerance;
   json["largest_difference"] = summary.largest_difference;
+  json["fast_path_checked"] = summary.fast_path_checked;
   Json classes = Json::object();
   for (int k = 0; k < kStressClassCount; ++k) {
     const StressClassSummary& c = summary.by_class[static_cast<std::size_t>(k)];
@@ -44,6 +45,7 @@ Json stress_json(const StressSummary& summary, const StressRunOptions& options,
       entry[std::string(to_string(outcome))] = c.counts[static_cast<std::size_t>(outcome)];
     }
     entry["largest_difference"] = c.largest_difference;
+    entry["fast_path_checked"] = c.fast_path_checked;
     classes[std::string(to_string(static_cast<StressClass>(k)))] = entry;
   }
   json["classes"] = classes;
@@ -67,26 +69,30 @@ void print_stress(std::ostream& out, const StressSummary& summary, const StressR
   Table table("scaleopt selftest: " + std::to_string(summary.instances) +
               " random problems (seed " + std::to_string(summary.seed) +
               "), each solved by NLopt and by an independent method");
-  table.header(
-      {"class", "instances", "agreed", "infeasible", "disagreed", "failed", "largest difference"});
+  table.header({"class", "instances", "agreed", "infeasible", "disagreed", "failed",
+                "largest difference", "fast path too"});
   auto add = [&](const std::string& name, const std::array<std::uint64_t, 4>& counts,
-                 std::uint64_t instances, double largest) {
+                 std::uint64_t instances, double largest, std::uint64_t fast_path) {
     std::vector<std::string> cells{name, count_text(instances)};
     for (const StressOutcome outcome : kOutcomes) {
       cells.push_back(count_text(counts[static_cast<std::size_t>(outcome)]));
     }
     cells.push_back(format_scientific(largest, 2));
+    cells.push_back(count_text(fast_path));
     table.cells(cells);
   };
   for (int k = 0; k < kStressClassCount; ++k) {
     const StressClassSummary& c = summary.by_class[static_cast<std::size_t>(k)];
     add(std::string(to_string(static_cast<StressClass>(k))), c.counts, total(c),
-        c.largest_difference);
+        c.largest_difference, c.fast_path_checked);
   }
-  add("all", summary.counts, summary.instances, summary.largest_difference);
+  add("all", summary.counts, summary.instances, summary.largest_difference,
+      summary.fast_path_checked);
   table.print(out);
   out << "  agreed: N and D within " << format_scientific(options.check.tolerance, 2)
       << " relative of the independent method; infeasible: reported so by both\n"
+      << "  fast path too: also answered by the fast path of sweeps and Monte Carlo (Newton on\n"
+      << "  the 1-D reduction), held to the same verdict and reference\n"
       << "  " << format_quantity(timing.seconds, Unit::seconds) << " on " << timing.threads
       << (timing.threads == 1 ? " thread" : " threads") << "\n";
   std::size_t shown = 0;

@@ -2,13 +2,15 @@
 
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <sstream>
 
 #include "costmodel/chinchilla_closed_form.hpp"
 #include "costmodel/input_error.hpp"
 #include "problems/compute_optimal.hpp"
-#include "problems/lifetime_at_loss.hpp"
+#include "problems/lifecycle_fast.hpp"
 #include "problems/lifecycle_setup.hpp"
+#include "problems/lifetime_at_loss.hpp"
 #include "problems/lifetime_cost_from_setup.hpp"
 #include "problems/quality_at_budget.hpp"
 #include "solver/high_precision.hpp"
@@ -147,6 +149,43 @@ StressCheck compare_plans(const LifecycleAnswer& answer, const LifetimePlan& ref
                  reference.pretrain_tokens, options, "1-D reduction");
 }
 
+// The fast path (Newton on the 1-D reduction: sweeps, tornado tables and Monte Carlo use it
+// where the costs are linear in N) held to the same verdict and the same reference as NLopt.
+// `nlopt` is NLopt's check; `answer` picks the plan compared (equal-cost: the optimum).
+StressCheck with_fast_path(StressCheck nlopt, const LifecycleSetup& setup,
+                           const LifetimePlan& reference, bool feasible,
+                           const StressCheckOptions& options,
+                           const AnswerSummary& (*answer)(const LifecycleSummary&)) {
+  if (nlopt.outcome != StressOutcome::agreed && nlopt.outcome != StressOutcome::infeasible) {
+    return nlopt;
+  }
+  const std::optional<LifecycleSummary> fast = solve_lifecycle_fast(setup);
+  if (!fast) return nlopt;
+  nlopt.fast_path_checked = true;
+  const AnswerSummary& plan = answer(*fast);
+  if (!feasible) {
+    if (plan.status == Status::infeasible) return nlopt;
+    return disagreed("infeasible, but the fast path reports " +
+                     std::string(to_string(plan.status)));
+  }
+  if (plan.status != Status::converged) {
+    return failed("the fast path reports " + std::string(to_string(plan.status)) +
+                  " on a feasible instance");
+  }
+  StressCheck check = compare(plan.active_params, plan.pretrain_tokens, reference.params,
+                              reference.pretrain_tokens, options, "fast path vs 1-D reduction");
+  if (check.outcome != StressOutcome::agreed) return check;
+  nlopt.difference = std::max(nlopt.difference, check.difference);
+  return nlopt;
+}
+
+const AnswerSummary& main_answer(const LifecycleSummary& summary) {
+  return summary.answer;
+}
+const AnswerSummary& optimum_answer(const LifecycleSummary& summary) {
+  return summary.optimum;
+}
+
 StressCheck check_min_lifetime(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
   const LifecycleSetup setup = lifecycle_setup(instance.inputs, instance.law, spec);
@@ -168,14 +207,15 @@ StressCheck check_min_lifetime(const StressInstance& instance, const StressCheck
   }
   if (!feasible) {
     if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible) {
-      return infeasible();
+      return with_fast_path(infeasible(), setup, reference, false, options, main_answer);
     }
     return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
                      " (" + solution.message() + ") and the 1-D reduction " +
                      std::string(to_string(reference.solve.status)) + " (" +
                      reference.solve.message + ")");
   }
-  return compare_plans(solution.answer, reference, options);
+  return with_fast_path(compare_plans(solution.answer, reference, options), setup, reference, true,
+                        options, main_answer);
 }
 
 StressCheck check_max_quality(const StressInstance& instance, const StressCheckOptions& options) {
@@ -199,14 +239,15 @@ StressCheck check_max_quality(const StressInstance& instance, const StressCheckO
         QualityAtBudgetProblem(instance.law, model, unit, budget, spec.min_params), options.solver);
     if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible &&
         !nlopt.converged()) {
-      return infeasible();
+      return with_fast_path(infeasible(), setup, reference, false, options, main_answer);
     }
     return disagreed("infeasible budget, but solve reports " +
                      std::string(to_string(solution.status())) + ", the 1-D reduction " +
                      std::string(to_string(reference.solve.status)) + " and NLopt alone " +
                      std::string(to_string(nlopt.status)));
   }
-  return compare_plans(solution.answer, reference, options);
+  return with_fast_path(compare_plans(solution.answer, reference, options), setup, reference, true,
+                        options, main_answer);
 }
 
 StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOptions& options) {
@@ -237,7 +278,9 @@ StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOp
   with_rl.rl_tokens = solution.answer.rl_tokens;
   const LifetimePlan reference =
       min_lifetime_cost_at_loss_reduced(instance.law, heuristic.loss, with_rl, unit);
-  return compare_plans(*solution.optimum, reference, options);
+  return with_fast_path(compare_plans(*solution.optimum, reference, options),
+                        lifecycle_setup(instance.inputs, instance.law, spec), reference, true,
+                        options, optimum_answer);
 }
 
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
@@ -315,6 +358,10 @@ StressSummary run_stress(const StressRunOptions& options) {
     StressClassSummary& by_class = summary.by_class[static_cast<std::size_t>(kind)];
     ++summary.counts[static_cast<std::size_t>(c.outcome)];
     ++by_class.counts[static_cast<std::size_t>(c.outcome)];
+    if (c.fast_path_checked) {
+      ++by_class.fast_path_checked;
+      ++summary.fast_path_checked;
+    }
     if (c.outcome == StressOutcome::agreed) {
       by_class.largest_difference = std::max(by_class.largest_difference, c.difference);
       summary.largest_difference = std::max(summary.largest_difference, c.difference);

@@ -34,7 +34,8 @@ std::string_view to_string(StressOutcome outcome);
 struct StressCheckOptions {
   // Largest accepted relative difference on N and on D between NLopt and the independent
   // method. The KKT polish and TOMS 748 both resolve the optimum to ~1e-13 in ln N; 1e-8
-  // leaves room for the roofline's numerical slopes (~1e-10) and flat optima.
+  // leaves room for flat optima and for optima pinned against the wall where the weights fill
+  // the replica (docs/reliability.md).
   double tolerance = 1e-8;
   // Largest accepted difference between the equal-cost shares asked for and those of the
   // heuristic's plan re-costed: a few roundings of sums of three terms.
@@ -48,6 +49,9 @@ struct StressCheck {
   // Largest relative difference on N and D between the two methods (NaN when not compared).
   double difference = std::numeric_limits<double>::quiet_NaN();
   std::string message;  // what went wrong (disagreed, failed); empty otherwise
+  // Whether the fast path of sweeps and Monte Carlo (problems/lifecycle_fast.hpp) applied and
+  // was held to the same verdict and reference as NLopt (min-lifetime, max-quality, equal-cost).
+  bool fast_path_checked = false;
 };
 
 // Never throws: an exception from a solver is a failure, with its message.
@@ -66,6 +70,7 @@ struct StressRunOptions {
 struct StressClassSummary {
   std::array<std::uint64_t, kStressOutcomeCount> counts{};  // by StressOutcome
   double largest_difference = 0.0;                          // over agreed instances
+  std::uint64_t fast_path_checked = 0;                      // StressCheck::fast_path_checked
 };
 
 struct StressFailure {
@@ -81,6 +86,7 @@ struct StressSummary {
   std::array<std::uint64_t, kStressOutcomeCount> counts{};  // by StressOutcome
   std::array<StressClassSummary, kStressClassCount> by_class{};
   double largest_difference = 0.0;      // over agreed instances
+  std::uint64_t fast_path_checked = 0;  // instances the fast path also answered, checked
   std::vector<StressFailure> failures;  // disagreed and failed, in index order
 
   std::uint64_t count(StressOutcome outcome) const {

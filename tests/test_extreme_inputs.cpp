@@ -4,8 +4,12 @@
 // table prints no nan or inf and whose JSON parses with finite figures, or a one-line error
 // with exit status 2 and nothing on stdout.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "cli_runner.hpp"
 #include "fuzz/non_finite_text.hpp"
@@ -172,4 +176,44 @@ TEST_CASE("extreme: computes outside 6 to 6e60 FLOPs are infeasible; the ends ar
   }
   const auto j = check_clean({"optimal", "--params", "1e40"}, 0);
   check_finite(j, {"params", "tokens", "loss", "compute_flops"});
+}
+
+TEST_CASE("extreme: sweeps, sensitivities and Monte Carlo over extreme inputs stay clean",
+          "[extreme]") {
+  // From no demand to 1e20 tokens (8e16 requests of 1,250), MFUs down to 1e-4: every point
+  // converges, and the file prints no nan or inf (figures that do not exist are empty cells).
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "scaleopt_test_extreme_sweep.csv").string();
+  const CliRun sweep =
+      run_cli({"sweep", example("sardana_cost.toml"), "--vary", "inference.requests=0..8e16:3",
+               "--vary", "inference.decode_mfu=1e-4..0.2:log:3", "--vary",
+               "training.mfu=1e-4..0.5:log:2", "--out", out, "--json"});
+  INFO(sweep.err);
+  REQUIRE(sweep.status == 0);
+  REQUIRE(nlohmann::json::accept(sweep.out));
+  CHECK(sweep.json()["converged"] == 18);
+  std::ifstream file(out);
+  const std::string rows((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(out);
+  CHECK(std::count(rows.begin(), rows.end(), '\n') == 19);
+  CHECK_FALSE(scaleopt::fuzz::prints_non_finite(rows));
+
+  // Elasticities and the tornado at efficiencies of 1e-4 and 1e20 tokens of demand.
+  auto j = check_clean({"sensitivity", example("sardana_cost.toml"), "--set", "training.mfu=1e-4",
+                        "--set", "inference.decode_mfu=1e-4", "--set", "inference.requests=8e16"},
+                       0);
+  check_finite(j["base"], {"params", "pretrain_tokens", "loss", "cost_total", "over_chinchilla"});
+  // A base case within 1e-12 of E has no sensitivities: a one-line error.
+  check_clean(
+      {"sensitivity", example("sardana_cost.toml"), "--set", "problem.target_loss=1.6900000000017"},
+      2);
+
+  // Monte Carlo without RL and with 1e-4 prefill MFU: clean, every drawn sample accounted for.
+  j = check_clean({"uncertainty", example("frontier_uncertain.toml"), "--samples", "200", "--set",
+                   "inference.prefill_mfu=1e-4", "--set", "rl.rollout_tokens=0"},
+                  0);
+  CHECK(j["converged"].get<int>() + j["infeasible"].get<int>() + j["invalid"].get<int>() +
+            j["not_converged"].get<int>() ==
+        200);
+  CHECK(j["converged"].get<int>() > 100);
 }

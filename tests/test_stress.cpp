@@ -55,6 +55,15 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
               StressOutcome::infeasible) > 10);
   CHECK(count(summary.by_class[static_cast<std::size_t>(StressClass::max_quality)],
               StressOutcome::infeasible) > 0);
+  // The fast path (costs linear in N: fixed MFUs, six serving setups in ten) is held to the
+  // same reference on the lifecycle classes, and only there.
+  for (const StressClass kind :
+       {StressClass::min_lifetime, StressClass::max_quality, StressClass::equal_cost}) {
+    INFO(to_string(kind));
+    CHECK(summary.by_class[static_cast<std::size_t>(kind)].fast_path_checked > 150);
+  }
+  CHECK(summary.by_class[static_cast<std::size_t>(StressClass::compute_at_budget)]
+            .fast_path_checked == 0);
 }
 
 TEST_CASE("stress: the same seed gives the same run at 1 and 2 threads", "[stress]") {
@@ -66,6 +75,7 @@ TEST_CASE("stress: the same seed gives the same run at 1 and 2 threads", "[stres
     const auto i = static_cast<std::size_t>(k);
     CHECK(one.by_class[i].counts == two.by_class[i].counts);
     CHECK(one.by_class[i].largest_difference == two.by_class[i].largest_difference);
+    CHECK(one.by_class[i].fast_path_checked == two.by_class[i].fast_path_checked);
   }
   // Instances themselves depend on (seed, index) only.
   const StressInstance a = stress_instance(7, 42), b = stress_instance(7, 42);
@@ -140,7 +150,8 @@ TEST_CASE("scaleopt selftest --json: the counts and nothing failed", "[stress][c
   INFO(run.err);
   REQUIRE(run.status == 0);
   const auto json = run.json();
-  for (const char* key : {"instances", "agreed", "infeasible", "disagreed", "failed"}) {
+  for (const char* key :
+       {"instances", "agreed", "infeasible", "disagreed", "failed", "fast_path_checked"}) {
     INFO(key);
     CHECK(json.contains(key));
   }
