@@ -7,10 +7,14 @@
 //  - their tables print no nan or inf, and their JSON dumps and parses back;
 //  - a solve reported converged prints finite N, D and loss, and agrees with its independent
 //    1-D reduction to 1e-6 (the stress run, scaleopt selftest, checks 1e-8 on valid problems;
-//    fuzzed problems may be far outside them, so only gross disagreement is flagged here).
+//    fuzzed problems may be far outside them, so only gross disagreement is flagged here);
+//  - where the fast path of sweeps and Monte Carlo applies, it gives the same verdict and,
+//    when both converge, the same N and D to 1e-6, with finite figures.
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cli/cost_output.hpp"
@@ -18,6 +22,7 @@
 #include "cli/scenario.hpp"
 #include "costmodel/input_error.hpp"
 #include "fuzz/fuzz_checks.hpp"
+#include "problems/lifecycle_fast.hpp"
 
 namespace {
 
@@ -66,6 +71,47 @@ void check_answer(const scaleopt::LifecycleAnswer& answer, const std::string& in
   }
 }
 
+// The plan of `fast` that answers the question `nlopt` answers (equal-cost: the optimum).
+void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::LifecycleAnswer& nlopt,
+                     const std::string& input) {
+  using scaleopt::Status;
+  const Status nlopt_status = nlopt.plan.solve.status;
+  std::ostringstream evidence;
+  evidence.precision(17);
+  evidence << "fast path " << to_string(fast.status) << ": N " << fast.active_params << ", D "
+           << fast.pretrain_tokens << "; NLopt " << to_string(nlopt_status) << ": N "
+           << nlopt.plan.params << ", D " << nlopt.plan.pretrain_tokens << "\n--- input ---\n"
+           << input;
+  if ((fast.status == Status::infeasible) != (nlopt_status == Status::infeasible) &&
+      (fast.status == Status::converged || nlopt_status == Status::converged)) {
+    invariant_broken("the fast path and NLopt disagree on feasibility", evidence.str());
+  }
+  if (fast.status != Status::converged) return;
+  if (!(std::isfinite(fast.active_params) && std::isfinite(fast.pretrain_tokens) &&
+        std::isfinite(fast.loss) && std::isfinite(fast.cost.total().flops))) {
+    invariant_broken("a converged fast-path plan is not finite", evidence.str());
+  }
+  if (nlopt_status != Status::converged) return;
+  const double gap = std::max(std::fabs(fast.active_params / nlopt.plan.params - 1.0),
+                              std::fabs(fast.pretrain_tokens / nlopt.plan.pretrain_tokens - 1.0));
+  if (!(gap <= kGrossDisagreement)) {
+    invariant_broken("the fast path and NLopt give different plans", evidence.str());
+  }
+}
+
+void check_fast_path(const scaleopt::cli::Scenario& scenario,
+                     const scaleopt::LifecycleSolution& solution, const std::string& input) {
+  using namespace scaleopt;
+  const std::optional<LifecycleSummary> fast =
+      solve_lifecycle_fast(lifecycle_setup(scenario, *scenario.law, scenario.problem));
+  if (!fast) return;
+  if (solution.optimum) {
+    check_fast_plan(fast->optimum, *solution.optimum, input);
+  } else {
+    check_fast_plan(fast->answer, solution.answer, input);
+  }
+}
+
 void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
   if (!scenario.problem_given || !scenario.law) return;
@@ -75,6 +121,7 @@ void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& inp
   } catch (const InputError&) {
     return;
   }
+  check_fast_path(scenario, solution, input);
   if (solution.status() == Status::infeasible) return;  // the CLI reports it as an error
   check_answer(solution.answer, input);
   if (solution.optimum) check_answer(*solution.optimum, input);

@@ -50,12 +50,28 @@ scaleopt::cli::ProcessResult chromium(const std::vector<std::string>& arguments,
   return scaleopt::cli::run_program("chromium", args, options);
 }
 
-// The text of a page as chromium rendered it: its DOM without tags, entities decoded.
+// The text of a page as chromium rendered it: its DOM without tags, entities decoded. A loop,
+// not std::regex: libstdc++'s regex recurses once per character it matches, and an inline
+// image makes a tag hundreds of kilobytes long (a stack overflow under AddressSanitizer).
 std::string page_text(const std::string& dom) {
-  std::string text = std::regex_replace(dom, std::regex("<[^>]*>"), " ");
+  std::string text;
+  bool in_tag = false;
+  for (const char c : dom) {
+    if (c == '<') {
+      in_tag = true;
+    } else if (in_tag && c == '>') {
+      in_tag = false;
+      text += ' ';
+    } else if (!in_tag) {
+      text += c;
+    }
+  }
   for (const auto& [entity, character] : std::vector<std::pair<std::string, std::string>>{
            {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}}) {
-    text = std::regex_replace(text, std::regex(entity), character);
+    for (std::size_t at = text.find(entity); at != std::string::npos;
+         at = text.find(entity, at + character.size())) {
+      text.replace(at, entity.size(), character);
+    }
   }
   return text;
 }
