@@ -51,7 +51,9 @@ bool spans_decades(const std::vector<double>& values, double ratio) {
 
 std::vector<SweepLine> sweep_lines(const std::vector<std::array<double, 3>>& rows) {
   std::vector<SweepLine> lines;
-  for (const auto& [x, y, series] : rows) {
+  for (const std::array<double, 3>& row : rows) {
+    // Not a structured binding: clang before 16 cannot capture one in a lambda.
+    const double series = row[2];
     auto line = std::find_if(lines.begin(), lines.end(), [&](const SweepLine& l) {
       return (std::isnan(series) && std::isnan(l.series)) || l.series == series;
     });
@@ -59,7 +61,7 @@ std::vector<SweepLine> sweep_lines(const std::vector<std::array<double, 3>>& row
       lines.push_back({series, {}});
       line = lines.end() - 1;
     }
-    line->points.emplace_back(x, y);
+    line->points.emplace_back(row[0], row[1]);
   }
   for (SweepLine& line : lines) std::sort(line.points.begin(), line.points.end());
   std::sort(lines.begin(), lines.end(),

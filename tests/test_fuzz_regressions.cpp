@@ -60,3 +60,27 @@ TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of 
   CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-12));
   CHECK(solution.answer.plan.reference_relative_difference < 1e-8);
 }
+
+// fuzz_scenario, input [law] preset = "epoch2024", [inference] tokens = 1e40, [problem]
+// min-lifetime-flops at target_loss = 7.4: inference dominates, so the optimum is the smallest
+// model that reaches the target with at most 1e30 tokens, N = (A / (L - E - B
+// 1e30^-beta))^(1/alpha). NLopt found it; the 1-D reduction kept a margin of 1e-9 in ln N above the
+// wall at N_min and so answered D 38% lower.
+TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both methods", "[fuzz]") {
+  const std::string scenario_text =
+      "[law]\npreset = \"epoch2024\"\n[inference]\ntokens = \"1T\"\noutput_fraction = 0.5\n"
+      "[problem]\nkind = \"min-lifetime-flops\"\ntarget_loss = 7.4\n";
+  const cli::Scenario scenario =
+      cli::load_scenario_text(scenario_text, "fuzz.toml", {"inference.tokens=1e40"});
+  const LossLaw& law = *scenario.law;
+  const double wall_params =
+      std::pow(law.A / (7.4 - law.E - law.B * std::pow(1e30, -law.beta)), 1.0 / law.alpha);
+  const LifecycleSolution solution = solve_lifecycle(scenario, law, scenario.problem);
+  REQUIRE(solution.status() == Status::converged);
+  // N to rounding: ln N is what both methods hold, to ~1e-16 relative.
+  CHECK(solution.answer.plan.params == Approx(wall_params).epsilon(1e-12));
+  CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-9));
+  // D(N) has slope d ln D / d ln N = -alpha p / (beta (L - E - p)) ~ -2.4e8 at this wall, so a
+  // rounding of ln N at 1e-16 moves D by ~1e-7: the methods agree on D to that, not better.
+  CHECK(solution.answer.plan.reference_relative_difference < 1e-6);
+}
