@@ -20,7 +20,7 @@ PYTHON ?= /usr/bin/python3
 SANITIZE_DIR ?= build-asan
 FUZZ_DIR ?= build-fuzz
 FUZZ_TARGETS := quantity scenario runs_csv
-# Inputs per target in fuzz-smoke: about a minute each on one core (docs/reliability.md).
+# Inputs per target in fuzz-smoke: 15 to 30 s each (docs/reliability.md).
 FUZZ_RUNS_quantity ?= 2000000
 FUZZ_RUNS_scenario ?= 20000
 FUZZ_RUNS_runs_csv ?= 2000
