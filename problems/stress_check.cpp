@@ -42,13 +42,14 @@ double relative_gap(double value, double reference) {
 
 // Agreement of (N, D) with the reference, to the tolerance.
 StressCheck compare(double params, double tokens, double reference_params, double reference_tokens,
-                    const StressCheckOptions& options, const std::string& what) {
+                    const StressCheckOptions& options, const std::string& what,
+                    const char* solver = "NLopt") {
   const double difference =
       std::max(relative_gap(params, reference_params), relative_gap(tokens, reference_tokens));
   if (difference <= options.tolerance) return {StressOutcome::agreed, difference, ""};
   std::ostringstream message;
   message.precision(17);
-  message << what << ": NLopt N " << params << ", D " << tokens << "; reference N "
+  message << what << ": " << solver << " N " << params << ", D " << tokens << "; reference N "
           << reference_params << ", D " << reference_tokens << " (relative difference "
           << difference << ")";
   return disagreed(message.str(), difference);
@@ -173,7 +174,7 @@ StressCheck with_fast_path(StressCheck nlopt, const LifecycleSetup& setup,
                   " on a feasible instance");
   }
   StressCheck check = compare(plan.active_params, plan.pretrain_tokens, reference.params,
-                              reference.pretrain_tokens, options, "fast path vs 1-D reduction");
+                              reference.pretrain_tokens, options, "1-D reduction", "fast path");
   if (check.outcome != StressOutcome::agreed) return check;
   nlopt.difference = std::max(nlopt.difference, check.difference);
   return nlopt;
@@ -192,8 +193,8 @@ StressCheck check_min_lifetime(const StressInstance& instance, const StressCheck
   const CostUnit unit = setup.unit;
   const LifetimeCostModel& model = setup.model;
   const double target = *spec.target_loss;
-  const LifecycleSolution solution =
-      solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
+  // `scaleopt solve` solves the same setup (solve_lifecycle builds it, then solves it).
+  const LifecycleSolution solution = solve_lifecycle(setup, options.solver);
   const LifetimePlan reference =
       min_lifetime_cost_at_loss_reduced(instance.law, target, model, unit);
   // Reachable within the range, and by a model the replica can serve: the smallest N reaching
@@ -224,8 +225,7 @@ StressCheck check_max_quality(const StressInstance& instance, const StressCheckO
   const CostUnit unit = setup.unit;
   const double budget = setup.budget;
   const LifetimeCostModel& model = setup.model;
-  const LifecycleSolution solution =
-      solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
+  const LifecycleSolution solution = solve_lifecycle(setup, options.solver);
   const LifetimePlan reference =
       max_quality_at_budget_reduced(instance.law, model, unit, budget, {spec.min_params});
   // The cheapest plan there is: the smallest model considered, one pretraining token (the
