@@ -1,8 +1,9 @@
 // No text runs through a figure: every string a gnuplot script holds (plots/gnuplot_text.hpp)
 // is read back by the real gnuplot as the text it was made from, and no command inside it
 // (backticks, system(), a quote that would end the string early) ever runs. Thousands of
-// random strings are printed by one gnuplot run; a few hostile ones are drawn in every place
-// a figure puts text; and the HTML report's inline SVG keeps text as written.
+// random strings are printed by one gnuplot run, and thousands of data cells drawn as labels
+// by another; a few hostile strings are drawn in every place a figure puts text; and the HTML
+// report's inline SVG keeps text as written.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
