@@ -24,7 +24,7 @@ FUZZ_TARGETS := quantity scenario runs_csv cli
 FUZZ_RUNS_quantity ?= 2000000
 FUZZ_RUNS_scenario ?= 20000
 FUZZ_RUNS_runs_csv ?= 2000
-FUZZ_RUNS_cli ?= 800
+FUZZ_RUNS_cli ?= 1000
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps configure build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
