@@ -206,7 +206,14 @@ fresh
 # The reader gives up after 60 s: a FIFO replaced by a file would leave it waiting for ever.
 timeout 60 cat fifo >"$meta/from_fifo" &
 reader=$!
-timeout 60 "$bin" merge a.csv b.csv -o fifo >/dev/null 2>"$meta/err" || fail "merge -o fifo: $(cat "$meta/err")"
+# Until cat has begun to open the FIFO, no process reads it and merge says so: try again.
+tries=0
+until timeout 60 "$bin" merge a.csv b.csv -o fifo >/dev/null 2>"$meta/err" ||
+  ! grep -q "no process is reading" "$meta/err" || [ "$tries" -ge 100 ]; do
+  tries=$((tries + 1))
+  sleep 0.05
+done
+[ -s "$meta/err" ] && fail "merge -o fifo: $(cat "$meta/err")"
 wait "$reader"
 cmp -s "$meta/from_fifo" "$meta/merged.csv" || fail "merge -o fifo: the reader got other text"
 [ -p fifo ] || fail "merge -o fifo: the FIFO was replaced"

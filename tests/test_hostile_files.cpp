@@ -491,3 +491,24 @@ TEST_CASE("inputs: a pipe or device is never waited on for ever", "[files]") {
   CHECK(is_one_line_error(run));
   CHECK_THAT(run.err, Catch::StartsWith("scaleopt: error: " + fifo + ": "));
 }
+
+TEST_CASE("sweep --resume: an OUT.partial that is a symbolic link is refused, its file untouched",
+          "[files]") {
+  Fixture f("partial_link");
+  // Someone's file without a final newline: resuming through the link would cut its "unfinished
+  // last line", that is all of it.
+  const std::string theirs = f.dir.file("theirs.txt");
+  write(theirs, "a note without a final newline");
+  const std::string out = f.dir.file("out.csv");
+  fs::create_symlink(theirs, out + ".partial");
+  auto args = sweep_args(f.scenario, out);
+  args.push_back("--resume");
+  const auto before = listing(f.dir.path);
+  const CliRun run = run_cli(args);
+  CHECK(is_one_line_error(run));
+  CHECK(run.err == "scaleopt: error: --out: " + out +
+                       ".partial is not a regular file (a symbolic link, device or FIFO): "
+                       "remove it\n");
+  CHECK(listing(f.dir.path) == before);
+  CHECK(read(theirs) == "a note without a final newline");
+}
