@@ -233,8 +233,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
   add_analysis_flags(*command, args->common, true);
   command
       ->add_option("--vary", args->vary,
-                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT] (default lin, 11 "
-                   "points); repeatable, the first varies slowest")
+                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT], LO and HI in the "
+                   "input's unit (e.g. inference.rate=1M/s..1G/s:log:50; default lin, 11 points, "
+                   "at most 1e9); repeatable, the first varies slowest")
       ->type_name("PATH=LO..HI")
       ->required()
       ->allow_extra_args(false);
