@@ -1,6 +1,6 @@
-// scaleopt roofline: the inference roofline of one model on one chip (DESIGN.md section 4):
-// critical batch B*, context crossover S*, the best batch at a context, cost per million input
-// and output tokens and their ratio.
+// scaleopt roofline: the inference roofline of one model on one chip (docs/model.md,
+// "Inference roofline"): critical batch B*, context crossover S*, the best batch at a context,
+// cost per million input and output tokens and their ratio.
 
 #include <cmath>
 #include <limits>

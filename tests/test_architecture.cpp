@@ -19,7 +19,8 @@ TEST_CASE("KV bytes per token of each preset match the hand computation", "[arch
   CHECK(architecture_preset("llama3-70b").kv_cache_bytes_per_token(2.0) == 327680.0);
   CHECK(architecture_preset("llama3-405b").kv_elements_per_token() == 258048.0);
   CHECK(architecture_preset("llama3-405b").kv_cache_bytes_per_token(2.0) == 516096.0);
-  // MLA: layers * (kv_lora_rank + qk_rope_head_dim) = 61 * (512 + 64) = 35,136 (DESIGN.md 4).
+  // MLA: layers * (kv_lora_rank + qk_rope_head_dim) = 61 * (512 + 64) = 35,136 (docs/model.md,
+  // "KV bytes per token").
   const Architecture v3 = architecture_preset("deepseek-v3");
   CHECK(v3.kv_elements_per_token() == 35136.0);
   CHECK(v3.kv_cache_bytes_per_token(2.0) == 70272.0);
