@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "cli/runs_csv.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/cli/runs_csv.hpp"
+#include "scaleopt/problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/scaling_law_fit.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "cli/input_scaling.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_newton.hpp"
-#include "problems/quality_at_budget.hpp"
+#include "scaleopt/problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifetime_newton.hpp"
+#include "scaleopt/problems/quality_at_budget.hpp"
 
 namespace {
 

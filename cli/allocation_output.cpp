@@ -1,10 +1,10 @@
-#include "cli/allocation_output.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

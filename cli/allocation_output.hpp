@@ -5,9 +5,9 @@
 #include <ostream>
 #include <string>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/allocation.hpp"
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/allocation.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
 
 namespace scaleopt::cli {
 

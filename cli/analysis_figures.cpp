@@ -1,17 +1,17 @@
-#include "cli/analysis_figures.hpp"
+#include "scaleopt/cli/analysis_figures.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include "cli/input_scaling.hpp"
-#include "cli/sensitivity_output.hpp"
-#include "cli/sweep_plot.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "plots/tornado_figure.hpp"
-#include "plots/uncertainty_figure.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/sensitivity_output.hpp"
+#include "scaleopt/cli/sweep_plot.hpp"
+#include "scaleopt/cli/uncertainty_output.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/tornado_figure.hpp"
+#include "scaleopt/plots/uncertainty_figure.hpp"
 
 namespace scaleopt::cli {
 namespace {

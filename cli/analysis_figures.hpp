@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "cli/monte_carlo.hpp"
-#include "cli/scenario.hpp"
-#include "cli/sensitivity_analysis.hpp"
-#include "plots/figure.hpp"
-#include "plots/sweep_figure.hpp"
+#include "scaleopt/cli/monte_carlo.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/sensitivity_analysis.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,8 +1,8 @@
-#include "cli/analysis_flags.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 
-#include "cli/input_scaling.hpp"
-#include "cli/solver_flags.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace scaleopt::cli {
 

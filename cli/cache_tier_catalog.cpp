@@ -1,8 +1,8 @@
-#include "cli/cache_tier_catalog.hpp"
+#include "scaleopt/cli/cache_tier_catalog.hpp"
 
-#include "costmodel/cache_tier_catalog_text.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/cache_tier_catalog_text.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/toml_reading.hpp"
-#include "costmodel/cache_tier.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/cache_tier.hpp"
 
 namespace scaleopt::cli {
 

@@ -3,12 +3,12 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/cost_output.hpp"
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/cost_output.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

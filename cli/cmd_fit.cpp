@@ -5,14 +5,14 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/fit_output.hpp"
-#include "cli/flags.hpp"
-#include "cli/law_file.hpp"
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/fit_output.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/law_file.hpp"
+#include "scaleopt/cli/runs_csv.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

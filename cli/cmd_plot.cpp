@@ -4,17 +4,17 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/analysis_figures.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/gnuplot_runner.hpp"
-#include "cli/plot_figures.hpp"
-#include "cli/scenario_flags.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
-#include "cli/sweep_plot.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_figures.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/gnuplot_runner.hpp"
+#include "scaleopt/cli/plot_figures.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
+#include "scaleopt/cli/solve_scenario.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/cli/sweep_plot.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

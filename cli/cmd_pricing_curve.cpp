@@ -6,16 +6,16 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/csv_output.hpp"
-#include "cli/flags.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/cli/csv_output.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/pricing_curve.hpp"
 
 namespace scaleopt::cli {
 namespace {

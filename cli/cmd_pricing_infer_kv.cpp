@@ -5,16 +5,16 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/flags.hpp"
-#include "cli/hardware_catalog.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/scenario.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/kv_layouts.hpp"
-#include "costmodel/quantity.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/kv_layouts.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 
 namespace scaleopt::cli {
 namespace {

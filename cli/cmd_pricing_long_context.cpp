@@ -4,14 +4,14 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/flags.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/long_context.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/long_context.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -7,19 +7,19 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/analysis_figures.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/gnuplot_runner.hpp"
-#include "cli/plot_figures.hpp"
-#include "cli/report_html.hpp"
-#include "cli/scenario_flags.hpp"
-#include "cli/sensitivity_output.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_figures.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/gnuplot_runner.hpp"
+#include "scaleopt/cli/plot_figures.hpp"
+#include "scaleopt/cli/report_html.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
+#include "scaleopt/cli/sensitivity_output.hpp"
+#include "scaleopt/cli/solve_scenario.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/cli/uncertainty_output.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

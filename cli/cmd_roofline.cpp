@@ -6,16 +6,16 @@
 #include <limits>
 #include <memory>
 
-#include "cli/allocation_output.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/json_number.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/serving_plan.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/json_number.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
 
 namespace scaleopt::cli {
 namespace {

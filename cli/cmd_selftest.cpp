@@ -5,12 +5,12 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/stress_output.hpp"
-#include "costmodel/input_error.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/stress_output.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -3,12 +3,12 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/lifecycle_output.hpp"
-#include "cli/scenario.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/lifecycle_output.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/solve_scenario.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
 
 namespace scaleopt::cli {
 namespace {

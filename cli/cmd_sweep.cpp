@@ -7,16 +7,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/analysis_flags.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/input_scaling.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/progress_bar.hpp"
-#include "cli/sweep_file.hpp"
-#include "cli/sweep_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/interrupt.hpp"
+#include "scaleopt/cli/progress_bar.hpp"
+#include "scaleopt/cli/sweep_file.hpp"
+#include "scaleopt/cli/sweep_runner.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

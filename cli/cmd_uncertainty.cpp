@@ -3,13 +3,13 @@
 
 #include <memory>
 
-#include "cli/analysis_flags.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/uncertainty_output.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

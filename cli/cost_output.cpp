@@ -1,9 +1,9 @@
-#include "cli/cost_output.hpp"
+#include "scaleopt/cli/cost_output.hpp"
 
 #include <cmath>
 
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_cost.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,9 +1,9 @@
-#include "cli/csv_errors.hpp"
+#include "scaleopt/cli/csv_errors.hpp"
 
 #include <cstring>
 
-#include "cli/fccp.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/fccp.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

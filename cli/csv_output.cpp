@@ -1,9 +1,9 @@
-#include "cli/csv_output.hpp"
+#include "scaleopt/cli/csv_output.hpp"
 
 #include <iomanip>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

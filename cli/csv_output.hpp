@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "cli/allocation_output.hpp"  // Json
+#include "scaleopt/cli/allocation_output.hpp"  // Json
 
 namespace scaleopt::cli {
 

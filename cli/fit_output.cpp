@@ -1,12 +1,12 @@
-#include "cli/fit_output.hpp"
+#include "scaleopt/cli/fit_output.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

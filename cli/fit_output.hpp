@@ -5,9 +5,9 @@
 #include <ostream>
 #include <string>
 
-#include "cli/allocation_output.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
+#include "scaleopt/problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/scaling_law_fit.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,8 +1,8 @@
-#include "cli/flags.hpp"
+#include "scaleopt/cli/flags.hpp"
 
 #include <charconv>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

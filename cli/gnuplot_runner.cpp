@@ -1,4 +1,4 @@
-#include "cli/gnuplot_runner.hpp"
+#include "scaleopt/cli/gnuplot_runner.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/atomic_file.hpp"
-#include "cli/process.hpp"
-#include "cli/temporary_directory.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/cli/process.hpp"
+#include "scaleopt/cli/temporary_directory.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plots/figure.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,12 +1,12 @@
-#include "cli/hardware_catalog.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
 
 #include <algorithm>
 #include <array>
 #include <sstream>
 
-#include "cli/toml_reading.hpp"
-#include "costmodel/hardware_catalog_text.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/hardware_catalog_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

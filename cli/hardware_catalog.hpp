@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/input_spec.hpp"
-#include "costmodel/hardware.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/input_spec.hpp"
+#include "scaleopt/costmodel/hardware.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

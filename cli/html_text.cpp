@@ -1,4 +1,4 @@
-#include "cli/html_text.hpp"
+#include "scaleopt/cli/html_text.hpp"
 
 #include <array>
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/table.hpp"
+#include "scaleopt/cli/table.hpp"
 
 namespace scaleopt::cli {
 

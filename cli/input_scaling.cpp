@@ -1,9 +1,9 @@
-#include "cli/input_scaling.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
 
 #include <cmath>
 
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

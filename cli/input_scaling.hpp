@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_elasticity.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/problems/lifecycle_elasticity.hpp"
 
 namespace scaleopt::cli {
 

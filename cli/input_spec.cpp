@@ -1,4 +1,4 @@
-#include "cli/input_spec.hpp"
+#include "scaleopt/cli/input_spec.hpp"
 
 #include <cmath>
 #include <sstream>

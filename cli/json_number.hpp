@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "cli/allocation_output.hpp"  // Json
+#include "scaleopt/cli/allocation_output.hpp"  // Json
 
 namespace scaleopt::cli {
 

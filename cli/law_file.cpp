@@ -1,11 +1,11 @@
-#include "cli/law_file.hpp"
+#include "scaleopt/cli/law_file.hpp"
 
 #include <array>
 #include <iomanip>
 #include <sstream>
 
-#include "cli/toml_reading.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -20,7 +20,7 @@
 #include <toml++/toml.h>
 #include <string>
 
-#include "costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
 
 namespace scaleopt::cli {
 

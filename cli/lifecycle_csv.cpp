@@ -1,4 +1,4 @@
-#include "cli/lifecycle_csv.hpp"
+#include "scaleopt/cli/lifecycle_csv.hpp"
 
 #include <array>
 #include <charconv>

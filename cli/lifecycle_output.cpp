@@ -1,12 +1,12 @@
-#include "cli/lifecycle_output.hpp"
+#include "scaleopt/cli/lifecycle_output.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "cli/allocation_output.hpp"
-#include "cli/table.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

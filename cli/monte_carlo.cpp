@@ -1,16 +1,16 @@
-#include "cli/monte_carlo.hpp"
+#include "scaleopt/cli/monte_carlo.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "cli/input_scaling.hpp"
-#include "cli/lifecycle_csv.hpp"
-#include "cli/scenario_keys.hpp"
-#include "cli/uncertainty_table.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/sample_statistics.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/lifecycle_csv.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/cli/uncertainty_table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/sample_statistics.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
 namespace {

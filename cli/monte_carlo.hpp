@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_elasticity.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/problems/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace scaleopt::cli {
 

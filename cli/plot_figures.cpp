@@ -1,15 +1,15 @@
-#include "cli/plot_figures.hpp"
+#include "scaleopt/cli/plot_figures.hpp"
 
 #include <array>
 #include <filesystem>
 
-#include "cli/input_scaling.hpp"
-#include "cli/serving_flags.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "plots/context_cost_figure.hpp"
-#include "plots/isoloss_figure.hpp"
-#include "plots/phases_figure.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/context_cost_figure.hpp"
+#include "scaleopt/plots/isoloss_figure.hpp"
+#include "scaleopt/plots/phases_figure.hpp"
 
 namespace scaleopt::cli {
 namespace {

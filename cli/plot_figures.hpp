@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "cli/scenario.hpp"
-#include "plots/figure.hpp"
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,7 +1,7 @@
-#include "cli/price_list_file.hpp"
+#include "scaleopt/cli/price_list_file.hpp"
 
-#include "cli/toml_reading.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

@@ -17,7 +17,7 @@
 #include <toml++/toml.h>
 #include <string>
 
-#include "costmodel/price_list.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
 
 namespace scaleopt::cli {
 

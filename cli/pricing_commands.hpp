@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/allocation_output.hpp"  // Json
-#include "cli/command.hpp"
-#include "cli/json_number.hpp"
-#include "costmodel/price_list.hpp"
+#include "scaleopt/cli/allocation_output.hpp"  // Json
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/json_number.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
 
 namespace scaleopt::cli {
 

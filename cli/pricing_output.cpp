@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "cli/pricing_commands.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

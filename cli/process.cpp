@@ -1,4 +1,4 @@
-#include "cli/process.hpp"
+#include "scaleopt/cli/process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,13 +1,13 @@
-#include "cli/report_html.hpp"
+#include "scaleopt/cli/report_html.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 
-#include "cli/html_text.hpp"
-#include "cli/lifecycle_output.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/html_text.hpp"
+#include "scaleopt/cli/lifecycle_output.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

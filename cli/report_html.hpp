@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "cli/table.hpp"
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,14 +1,14 @@
-#include "cli/runs_csv.hpp"
+#include "scaleopt/cli/runs_csv.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
 
-#include "cli/csv_errors.hpp"
-#include "cli/fccp.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/csv_errors.hpp"
+#include "scaleopt/cli/fccp.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "problems/training_run.hpp"
+#include "scaleopt/problems/training_run.hpp"
 
 namespace scaleopt::cli {
 

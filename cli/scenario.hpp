@@ -18,11 +18,11 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/loss_law.hpp"
-#include "costmodel/price_list.hpp"
-#include "problems/input_distribution.hpp"
-#include "problems/lifecycle_cost.hpp"
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/problems/input_distribution.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

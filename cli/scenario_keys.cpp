@@ -1,13 +1,13 @@
-#include "cli/scenario_keys.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
 
 #include <algorithm>
 #include <sstream>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/toml_reading.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 namespace {

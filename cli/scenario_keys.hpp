@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/input_spec.hpp"
-#include "cli/scenario.hpp"
-#include "costmodel/hardware.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/input_spec.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/hardware.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

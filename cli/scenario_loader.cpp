@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/law_file.hpp"
-#include "cli/price_list_file.hpp"
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
-#include "cli/toml_reading.hpp"
-#include "cli/uncertainty_table.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/law_file.hpp"
+#include "scaleopt/cli/price_list_file.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/cli/uncertainty_table.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

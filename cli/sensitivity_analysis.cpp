@@ -1,14 +1,14 @@
-#include "cli/sensitivity_analysis.hpp"
+#include "scaleopt/cli/sensitivity_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
 
-#include "cli/input_scaling.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
 namespace {

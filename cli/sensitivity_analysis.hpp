@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/lifecycle_elasticity.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,11 +1,11 @@
-#include "cli/sensitivity_output.hpp"
+#include "scaleopt/cli/sensitivity_output.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "cli/allocation_output.hpp"
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

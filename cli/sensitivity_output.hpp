@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/sensitivity_analysis.hpp"
-#include "cli/table.hpp"
+#include "scaleopt/cli/sensitivity_analysis.hpp"
+#include "scaleopt/cli/table.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,13 +1,13 @@
-#include "cli/serving_flags.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
 
 #include <cmath>
 
-#include "cli/flags.hpp"
-#include "cli/hardware_catalog.hpp"
-#include "cli/scenario.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "costmodel/architecture.hpp"
-#include "costmodel/price_list.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "problems/serving_plan.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
 
 namespace scaleopt::cli {
 

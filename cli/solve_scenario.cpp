@@ -1,6 +1,6 @@
-#include "cli/solve_scenario.hpp"
+#include "scaleopt/cli/solve_scenario.hpp"
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

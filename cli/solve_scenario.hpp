@@ -2,9 +2,9 @@
 // A scenario's [problem] solved, for every command that shows an answer (solve, plot, report):
 // the same checks and the same one-line errors everywhere.
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_problem.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::cli {
 

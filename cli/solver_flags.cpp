@@ -1,4 +1,4 @@
-#include "cli/solver_flags.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
 
 namespace scaleopt::cli {
 

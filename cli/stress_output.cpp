@@ -1,8 +1,8 @@
-#include "cli/stress_output.hpp"
+#include "scaleopt/cli/stress_output.hpp"
 
-#include "cli/stress_reproduction.hpp"
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/stress_reproduction.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "problems/stress_check.hpp"
+#include "scaleopt/problems/stress_check.hpp"
 
 namespace scaleopt::cli {
 

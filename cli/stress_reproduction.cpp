@@ -1,4 +1,4 @@
-#include "cli/stress_reproduction.hpp"
+#include "scaleopt/cli/stress_reproduction.hpp"
 
 #include <cstdio>
 #include <sstream>

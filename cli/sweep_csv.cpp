@@ -1,12 +1,12 @@
-#include "cli/sweep_csv.hpp"
+#include "scaleopt/cli/sweep_csv.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 
-#include "cli/csv_errors.hpp"
-#include "cli/fccp.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/csv_errors.hpp"
+#include "scaleopt/cli/fccp.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

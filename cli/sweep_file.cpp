@@ -1,4 +1,4 @@
-#include "cli/sweep_file.hpp"
+#include "scaleopt/cli/sweep_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/atomic_file.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

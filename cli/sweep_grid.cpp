@@ -1,10 +1,10 @@
-#include "cli/sweep_grid.hpp"
+#include "scaleopt/cli/sweep_grid.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

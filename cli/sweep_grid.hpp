@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario_keys.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 

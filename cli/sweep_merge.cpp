@@ -1,9 +1,9 @@
-#include "cli/sweep_merge.hpp"
+#include "scaleopt/cli/sweep_merge.hpp"
 
 #include <algorithm>
 
-#include "cli/sweep_file.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/sweep_file.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -1,14 +1,14 @@
-#include "cli/sweep_plot.hpp"
+#include "scaleopt/cli/sweep_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/scenario_keys.hpp"
-#include "cli/sweep_csv.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/cli/sweep_csv.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "plots/figure.hpp"
-#include "plots/sweep_figure.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"
 
 namespace scaleopt::cli {
 

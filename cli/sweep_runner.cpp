@@ -1,14 +1,14 @@
-#include "cli/sweep_runner.hpp"
+#include "scaleopt/cli/sweep_runner.hpp"
 
 #include <condition_variable>
 #include <mutex>
 #include <vector>
 
-#include "cli/input_scaling.hpp"
-#include "cli/lifecycle_csv.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/lifetime_newton.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/lifecycle_csv.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifetime_newton.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
 namespace {

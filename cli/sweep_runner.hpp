@@ -10,9 +10,9 @@
 #include <span>
 #include <string>
 
-#include "cli/scenario.hpp"
-#include "cli/sweep_grid.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/sweep_grid.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/table.hpp"
+#include "scaleopt/cli/table.hpp"
 
 #include <algorithm>
 #include <iomanip>

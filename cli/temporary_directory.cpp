@@ -1,4 +1,4 @@
-#include "cli/temporary_directory.hpp"
+#include "scaleopt/cli/temporary_directory.hpp"
 
 #include <stdlib.h>
 
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,11 +1,11 @@
-#include "cli/toml_reading.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,11 +1,11 @@
-#include "cli/uncertainty_output.hpp"
+#include "scaleopt/cli/uncertainty_output.hpp"
 
 #include <cmath>
 
-#include "cli/allocation_output.hpp"
-#include "cli/scenario_keys.hpp"
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/allocation_output.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/cli/table.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {

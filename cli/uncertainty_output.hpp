@@ -6,8 +6,8 @@
 #include <ostream>
 #include <string>
 
-#include "cli/monte_carlo.hpp"
-#include "cli/table.hpp"
+#include "scaleopt/cli/monte_carlo.hpp"
+#include "scaleopt/cli/table.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,8 +1,8 @@
-#include "cli/uncertainty_table.hpp"
+#include "scaleopt/cli/uncertainty_table.hpp"
 
-#include "cli/scenario_keys.hpp"
-#include "cli/toml_reading.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include <toml++/toml.h>
 #include <string>
 
-#include "cli/scenario.hpp"
+#include "scaleopt/cli/scenario.hpp"
 
 namespace scaleopt::cli {
 

@@ -13,8 +13,8 @@
 #include <limits>
 #include <string>
 
-#include "costmodel/cache_tier.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/cache_tier.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 
 namespace scaleopt {
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
 #include "fuzz/fuzz_checks.hpp"
+#include "scaleopt/cli/runs_csv.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scaleopt;

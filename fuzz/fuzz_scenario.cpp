@@ -17,12 +17,12 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/cost_output.hpp"
-#include "cli/lifecycle_output.hpp"
-#include "cli/scenario.hpp"
-#include "costmodel/input_error.hpp"
 #include "fuzz/fuzz_checks.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/cost_output.hpp"
+#include "scaleopt/cli/lifecycle_output.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 namespace {
 

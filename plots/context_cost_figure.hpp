@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "costmodel/price_list.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "plots/figure.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 namespace scaleopt::plots {
 

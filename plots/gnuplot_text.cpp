@@ -1,4 +1,4 @@
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 #include <cmath>
 #include <cstdio>

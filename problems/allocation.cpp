@@ -1,4 +1,4 @@
-#include "problems/allocation.hpp"
+#include "scaleopt/problems/allocation.hpp"
 
 #include <cmath>
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "costmodel/loss_law.hpp"
-#include "solver/solve_result.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/solver/solve_result.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/bootstrap_resample.hpp"
+#include "scaleopt/problems/bootstrap_resample.hpp"
 
 #include <limits>
 

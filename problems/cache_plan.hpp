@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/cache_cost.hpp"
-#include "solver/status.hpp"
+#include "scaleopt/costmodel/cache_cost.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

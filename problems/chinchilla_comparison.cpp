@@ -1,8 +1,8 @@
-#include "problems/chinchilla_comparison.hpp"
+#include "scaleopt/problems/chinchilla_comparison.hpp"
 
 #include <sstream>
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt {
 ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,

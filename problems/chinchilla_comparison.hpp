@@ -4,8 +4,8 @@
 // parameter rule), costed by the same lifetime model. Sardana et al. report exactly these
 // ratios ("70.96% of the parameters, 146.77% of the tokens, 95.22% of the FLOPs").
 
-#include "problems/compute_optimal.hpp"
-#include "problems/lifetime_plan.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
 
 namespace scaleopt {
 

@@ -1,13 +1,13 @@
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "solver/minimize.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/minimize.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {

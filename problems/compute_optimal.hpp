@@ -9,10 +9,10 @@
 
 #include <optional>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/allocation.hpp"
-#include "solver/problem.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/allocation.hpp"
+#include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

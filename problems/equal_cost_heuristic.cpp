@@ -1,9 +1,9 @@
-#include "problems/equal_cost_heuristic.hpp"
+#include "scaleopt/problems/equal_cost_heuristic.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

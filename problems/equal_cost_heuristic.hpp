@@ -9,8 +9,8 @@
 // inference-aware optimum of lifetime_at_loss.hpp. The two side by side show the cost shares
 // at the optimum and how much the heuristic overpays.
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifetime_plan.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
 
 namespace scaleopt {
 

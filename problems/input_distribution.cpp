@@ -1,11 +1,11 @@
-#include "problems/input_distribution.hpp"
+#include "scaleopt/problems/input_distribution.hpp"
 
 #include <Eigen/Dense>
 #include <array>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

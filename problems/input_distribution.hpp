@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/sample_generator.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/sample_generator.hpp"
 
 namespace scaleopt {
 

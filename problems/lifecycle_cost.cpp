@@ -1,4 +1,4 @@
-#include "problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
 
 namespace scaleopt {
 

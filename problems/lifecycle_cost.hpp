@@ -3,16 +3,16 @@
 // extra passes) and inference (prefill of input tokens, decode of output tokens), with the
 // serving plans (batch, cost per token) the inference and RL rollouts use.
 
-#include "costmodel/architecture.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/inference_demand.hpp"
-#include "costmodel/pretraining_cost.hpp"
-#include "costmodel/rl_cost.hpp"
-#include "costmodel/rl_setup.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "costmodel/training_setup.hpp"
-#include "problems/serving_plan.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/inference_demand.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/rl_cost.hpp"
+#include "scaleopt/costmodel/rl_setup.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/costmodel/training_setup.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/lifecycle_elasticity.hpp"
 
 #include <cmath>
 #include <memory>
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
-#include "problems/chinchilla_comparison.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/chinchilla_comparison.hpp"
 
 namespace scaleopt {
 namespace {

@@ -19,8 +19,8 @@
 #include <string>
 #include <string_view>
 
-#include "problems/lifecycle_setup.hpp"
-#include "solver/implicit_sensitivity.hpp"
+#include "scaleopt/problems/lifecycle_setup.hpp"
+#include "scaleopt/solver/implicit_sensitivity.hpp"
 
 namespace scaleopt {
 

@@ -1,10 +1,10 @@
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
 
 #include <cmath>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/lifetime_newton.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime_newton.hpp"
 
 namespace scaleopt {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <optional>
 
-#include "problems/lifecycle_setup.hpp"
-#include "problems/lifecycle_summary.hpp"
+#include "scaleopt/problems/lifecycle_setup.hpp"
+#include "scaleopt/problems/lifecycle_summary.hpp"
 
 namespace scaleopt {
 

@@ -1,11 +1,11 @@
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 #include <array>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "problems/lifecycle_setup.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle_setup.hpp"
 
 namespace scaleopt {
 namespace {

@@ -11,13 +11,13 @@
 #include <optional>
 #include <string_view>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/chinchilla_comparison.hpp"
-#include "problems/equal_cost_heuristic.hpp"
-#include "problems/lifecycle_cost.hpp"
-#include "problems/lifetime_plan.hpp"
-#include "problems/quality_at_budget.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/chinchilla_comparison.hpp"
+#include "scaleopt/problems/equal_cost_heuristic.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
+#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

@@ -1,8 +1,8 @@
-#include "problems/lifecycle_setup.hpp"
+#include "scaleopt/problems/lifecycle_setup.hpp"
 
-#include "costmodel/input_error.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
 
 namespace scaleopt {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <memory>
 
-#include "problems/lifecycle_problem.hpp"
-#include "solver/problem.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

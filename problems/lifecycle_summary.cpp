@@ -1,4 +1,4 @@
-#include "problems/lifecycle_summary.hpp"
+#include "scaleopt/problems/lifecycle_summary.hpp"
 
 namespace scaleopt {
 namespace {

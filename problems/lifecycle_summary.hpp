@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt {
 

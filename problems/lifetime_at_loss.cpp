@@ -1,16 +1,16 @@
-#include "problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifetime_at_loss.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/compute_optimal.hpp"
-#include "solver/minimize.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/solver/minimize.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {

@@ -10,10 +10,10 @@
 //    and the optimum is the root of d ln cost / d ln N, found by TOMS 748 (Boost.Math).
 // With no inference and no RL both return the Chinchilla frontier point for the target.
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifetime_plan.hpp"
-#include "solver/problem.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
+#include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

@@ -1,11 +1,11 @@
-#include "problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
 
 #include <cmath>
 #include <functional>
 #include <limits>
 
-#include "costmodel/input_error.hpp"
-#include "problems/serving_plan_slopes.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/serving_plan_slopes.hpp"
 
 namespace scaleopt {
 namespace {

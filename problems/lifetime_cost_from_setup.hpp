@@ -8,8 +8,8 @@
 // counted here). Inference and RL rollouts: priced by the roofline at the best (or given)
 // batch, or at fixed MFUs (inference.pricing), on the serving replica of the scenario.
 
-#include "problems/lifecycle_cost.hpp"
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime_cost_model.hpp"
 
 namespace scaleopt {
 

@@ -1,10 +1,10 @@
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifetime_cost_model.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "problems/allocation.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/allocation.hpp"
 
 namespace scaleopt {
 namespace {

@@ -1,4 +1,4 @@
-#include "problems/lifetime_newton.hpp"
+#include "scaleopt/problems/lifetime_newton.hpp"
 
 #include <algorithm>
 #include <boost/math/policies/error_handling.hpp>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <utility>
 
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
 
 namespace scaleopt {
 namespace {

@@ -25,9 +25,9 @@
 
 #include <optional>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifetime_cost_model.hpp"
-#include "solver/status.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime_cost_model.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/lifetime_plan.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,9 @@
 
 #include <limits>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifetime_cost_model.hpp"
-#include "solver/solve_result.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime_cost_model.hpp"
+#include "scaleopt/solver/solve_result.hpp"
 
 namespace scaleopt {
 

@@ -1,13 +1,13 @@
-#include "problems/long_context.hpp"
+#include "scaleopt/problems/long_context.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 
 namespace scaleopt {
 namespace {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/architecture.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/problems/pricing_curve.hpp"
 
 namespace scaleopt {
 

@@ -1,10 +1,10 @@
-#include "problems/price_ratio.hpp"
+#include "scaleopt/problems/price_ratio.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/quantity.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {

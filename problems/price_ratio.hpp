@@ -12,8 +12,8 @@
 
 #include <string>
 
-#include "costmodel/roofline.hpp"
-#include "solver/status.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

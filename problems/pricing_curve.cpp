@@ -1,10 +1,10 @@
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/problems/pricing_curve.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

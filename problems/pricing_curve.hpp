@@ -20,10 +20,10 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "problems/serving_plan.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 

@@ -8,10 +8,10 @@
 // binds, so D(N) = (budget - rl(N) - inference(N)) / (pretraining cost per N*D * N), and the
 // optimum is the root of dL/d ln N along it (TOMS 748).
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifetime_plan.hpp"
-#include "solver/problem.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime_plan.hpp"
+#include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/sample_statistics.hpp"
+#include "scaleopt/problems/sample_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
-#include "problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/scaling_law_bootstrap.hpp"
 
 #include <cmath>
 #include <sstream>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
-#include "problems/bootstrap_resample.hpp"
-#include "problems/sample_statistics.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/bootstrap_resample.hpp"
+#include "scaleopt/problems/sample_statistics.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
 namespace {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <span>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/scaling_law_fit.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/scaling_law_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <numeric>
 #include <sstream>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
 namespace {

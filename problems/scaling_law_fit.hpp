@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/huber_lse_objective.hpp"
-#include "problems/scaling_law_fit_problem.hpp"
-#include "problems/training_run.hpp"
-#include "solver/lbfgs.hpp"
-#include "solver/status.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/huber_lse_objective.hpp"
+#include "scaleopt/problems/scaling_law_fit_problem.hpp"
+#include "scaleopt/problems/training_run.hpp"
+#include "scaleopt/solver/lbfgs.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "problems/scaling_law_fit_problem.hpp"
+#include "scaleopt/problems/scaling_law_fit_problem.hpp"
 
 #include <cmath>
 #include <limits>

@@ -5,9 +5,9 @@
 
 #include <span>
 
-#include "problems/huber_lse_objective.hpp"
-#include "problems/training_run.hpp"
-#include "solver/problem.hpp"
+#include "scaleopt/problems/huber_lse_objective.hpp"
+#include "scaleopt/problems/training_run.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

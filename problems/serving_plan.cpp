@@ -1,14 +1,14 @@
-#include "problems/serving_plan.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
 
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {

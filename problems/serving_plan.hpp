@@ -12,10 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "solver/status.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

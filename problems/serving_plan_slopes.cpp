@@ -1,4 +1,4 @@
-#include "problems/serving_plan_slopes.hpp"
+#include "scaleopt/problems/serving_plan_slopes.hpp"
 
 namespace scaleopt {
 namespace {

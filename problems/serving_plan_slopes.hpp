@@ -24,7 +24,7 @@
 // binds, decode or prefill crosses the roofline's ridge) the cost has a corner, and they are the
 // slopes of the side the plan is on.
 
-#include "problems/serving_plan.hpp"
+#include "scaleopt/problems/serving_plan.hpp"
 
 namespace scaleopt {
 

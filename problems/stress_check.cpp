@@ -1,21 +1,21 @@
-#include "problems/stress_check.hpp"
+#include "scaleopt/problems/stress_check.hpp"
 
 #include <cmath>
 #include <exception>
 #include <optional>
 #include <sstream>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/lifecycle_fast.hpp"
-#include "problems/lifecycle_setup.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
-#include "problems/quality_at_budget.hpp"
-#include "solver/high_precision.hpp"
-#include "solver/minimize.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/lifecycle_setup.hpp"
+#include "scaleopt/problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/solver/high_precision.hpp"
+#include "scaleopt/solver/minimize.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
 namespace {

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "problems/stress_instance.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/problems/stress_instance.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

@@ -1,12 +1,12 @@
-#include "problems/stress_instance.hpp"
+#include "scaleopt/problems/stress_instance.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "problems/bootstrap_resample.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/bootstrap_resample.hpp"
+#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
 
 namespace scaleopt {
 namespace {

@@ -21,9 +21,9 @@
 #include <string>
 #include <string_view>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/lifecycle_cost.hpp"
-#include "problems/lifecycle_problem.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifecycle_problem.hpp"
 
 namespace scaleopt {
 

@@ -1,9 +1,9 @@
-#include "problems/training_run.hpp"
+#include "scaleopt/problems/training_run.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

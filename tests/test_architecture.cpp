@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
 
 using namespace scaleopt;
 

@@ -5,11 +5,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/cache_tier_catalog.hpp"
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/cache_plan.hpp"
+#include "scaleopt/cli/cache_tier_catalog.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/cache_plan.hpp"
 
 using namespace scaleopt;
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/law_file.hpp"
 #include "cli_runner.hpp"
 #include "fit_test_data.hpp"
+#include "scaleopt/cli/law_file.hpp"
 #include "temp_file.hpp"
 
 using namespace scaleopt;

@@ -9,9 +9,9 @@
 #include <random>
 #include <sstream>
 
-#include "cli/scenario.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 using namespace scaleopt;
 

@@ -2,12 +2,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/pretraining_cost.hpp"
-#include "costmodel/rl_cost.hpp"
-#include "problems/lifecycle_cost.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/rl_cost.hpp"
+#include "scaleopt/problems/lifecycle_cost.hpp"
 
 using namespace scaleopt;
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <optional>
 
-#include "cli/input_scaling.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/lifecycle_elasticity.hpp"
+#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle_elasticity.hpp"
 
 using namespace scaleopt;
 

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/toml_reading.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "cli/law_file.hpp"
-#include "cli/toml_reading.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/law_file.hpp"
+#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

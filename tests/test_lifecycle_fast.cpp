@@ -5,13 +5,13 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/scenario.hpp"
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "problems/lifecycle_fast.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_newton.hpp"
-#include "problems/quality_at_budget.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifetime_newton.hpp"
+#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

@@ -13,12 +13,12 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/process.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/quantity.hpp"
 #include "example_path.hpp"
 #include "figure_checks.hpp"
+#include "scaleopt/cli/process.hpp"
+#include "scaleopt/cli/temporary_directory.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/problems/pricing_curve.hpp"
 
 using namespace scaleopt;
 

@@ -8,14 +8,14 @@
 #include <regex>
 #include <set>
 
-#include "cli/process.hpp"
-#include "cli/report_html.hpp"
-#include "cli/scenario.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/quantity.hpp"
 #include "example_path.hpp"
 #include "figure_checks.hpp"
+#include "scaleopt/cli/process.hpp"
+#include "scaleopt/cli/report_html.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/temporary_directory.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace {
 

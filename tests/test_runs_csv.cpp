@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/runs_csv.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 #include "temp_file.hpp"
 
 using namespace scaleopt;

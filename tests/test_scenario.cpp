@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -5,10 +5,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
-#include "problems/serving_plan_slopes.hpp"
+#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/serving_plan_slopes.hpp"
 
 using namespace scaleopt;
 

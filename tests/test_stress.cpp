@@ -6,11 +6,11 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "cli/scenario.hpp"
-#include "cli/stress_reproduction.hpp"
 #include "cli_runner.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/stress_check.hpp"
+#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/cli/stress_reproduction.hpp"
+#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/stress_check.hpp"
 
 using namespace scaleopt;
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/sweep_grid.hpp"
 #include "cli_runner.hpp"
+#include "scaleopt/cli/sweep_grid.hpp"
 
 namespace {
 
