@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 namespace {
 

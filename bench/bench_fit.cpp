@@ -8,8 +8,8 @@
 #include <string>
 
 #include "scaleopt/cli/runs_csv.hpp"
-#include "scaleopt/problems/scaling_law_bootstrap.hpp"
-#include "scaleopt/problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
 
 namespace {
 

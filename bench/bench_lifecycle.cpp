@@ -10,7 +10,7 @@
 #include <string>
 
 #include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/lifecycle_fast.hpp"
 
 namespace {
 

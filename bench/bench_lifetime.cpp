@@ -5,9 +5,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "scaleopt/problems/lifetime_at_loss.hpp"
-#include "scaleopt/problems/lifetime_newton.hpp"
-#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
 
 namespace {
 

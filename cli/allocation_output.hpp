@@ -6,8 +6,8 @@
 #include <string>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/allocation.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/allocation.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 namespace scaleopt::cli {
 

@@ -13,7 +13,7 @@
 #include "scaleopt/costmodel/cache_cost.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/cache_plan.hpp"
+#include "scaleopt/problems/pricing/cache_plan.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -15,7 +15,7 @@
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/pricing_curve.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/long_context.hpp"
+#include "scaleopt/problems/pricing/long_context.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/price_ratio.hpp"
+#include "scaleopt/problems/pricing/price_ratio.hpp"
 
 namespace scaleopt::cli {
 namespace {

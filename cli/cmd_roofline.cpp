@@ -15,7 +15,7 @@
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/serving_plan.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
 
 namespace scaleopt::cli {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "scaleopt/cli/allocation_output.hpp"
-#include "scaleopt/problems/scaling_law_bootstrap.hpp"
-#include "scaleopt/problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
 
 namespace scaleopt::cli {
 

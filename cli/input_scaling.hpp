@@ -6,7 +6,7 @@
 #include <string>
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
 
 namespace scaleopt::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 namespace scaleopt::cli {
 

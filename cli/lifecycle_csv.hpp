@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scaleopt/problems/lifecycle_summary.hpp"
+#include "scaleopt/problems/question/lifecycle_summary.hpp"
 
 namespace scaleopt::cli {
 

@@ -9,7 +9,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/table.hpp"
-#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

@@ -9,7 +9,7 @@
 #include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/cli/uncertainty_table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/sample_statistics.hpp"
+#include "scaleopt/problems/fit/sample_statistics.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {

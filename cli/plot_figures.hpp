@@ -8,7 +8,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/plots/figure.hpp"
-#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

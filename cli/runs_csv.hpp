@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scaleopt/problems/training_run.hpp"
+#include "scaleopt/problems/fit/training_run.hpp"
 
 namespace scaleopt::cli {
 

@@ -21,8 +21,8 @@
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/problems/input_distribution.hpp"
-#include "scaleopt/problems/lifecycle_cost.hpp"
-#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
+#include "scaleopt/problems/question/lifecycle_problem.hpp"
 
 namespace scaleopt::cli {
 

@@ -15,7 +15,7 @@
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/costmodel/serving_setup.hpp"
-#include "scaleopt/problems/serving_plan.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
 
 namespace scaleopt::cli {
 

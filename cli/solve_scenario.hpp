@@ -3,7 +3,7 @@
 // the same checks and the same one-line errors everywhere.
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/lifecycle_problem.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::cli {

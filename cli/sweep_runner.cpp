@@ -7,7 +7,7 @@
 #include "scaleopt/cli/input_scaling.hpp"
 #include "scaleopt/cli/lifecycle_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/lifetime_newton.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {

@@ -22,7 +22,7 @@
 #include "scaleopt/cli/lifecycle_output.hpp"
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/lifecycle_fast.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/plots/gnuplot_text.hpp"
-#include "scaleopt/problems/pricing_curve.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
 
 namespace scaleopt::plots {
 namespace {

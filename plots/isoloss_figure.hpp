@@ -9,7 +9,7 @@
 
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/plots/isoloss_map.hpp"
-#include "scaleopt/problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

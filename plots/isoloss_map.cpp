@@ -7,8 +7,8 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/lifetime_at_loss.hpp"
-#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 
 namespace scaleopt::plots {
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
-#include "scaleopt/problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "scaleopt/plots/figure.hpp"
-#include "scaleopt/problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

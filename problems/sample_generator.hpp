@@ -1,7 +1,7 @@
 #pragma once
 // Random numbers for Monte Carlo samples, reproducible from (seed, sample index) alone, so that
 // samples can be drawn on any thread in any order and the same seed gives the same answer at
-// any thread count (as problems/bootstrap_resample.hpp does for bootstrap replicates).
+// any thread count (as problems/fit/bootstrap_resample.hpp does for bootstrap replicates).
 //
 // Each sample gets its own SplitMix64 stream (Steele, Lea & Flood, "Fast splittable
 // pseudorandom number generators", OOPSLA 2014; the generator Java's SplittableRandom and

@@ -7,12 +7,12 @@
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
-#include "scaleopt/problems/lifecycle_fast.hpp"
-#include "scaleopt/problems/lifecycle_setup.hpp"
-#include "scaleopt/problems/lifetime_at_loss.hpp"
-#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
-#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/lifecycle_setup.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 #include "scaleopt/solver/minimize.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
@@ -20,7 +20,7 @@
 namespace scaleopt {
 namespace {
 
-// The range of N and D every problem optimises over (problems/compute_optimal.hpp).
+// The range of N and D every problem optimises over (problems/compute_optimal/compute_optimal.hpp).
 constexpr double kLargestCount = 1e30;
 
 StressCheck failed(const std::string& message) {

@@ -5,8 +5,8 @@
 #include <numbers>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
-#include "scaleopt/problems/bootstrap_resample.hpp"
-#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 
 namespace scaleopt {
 namespace {

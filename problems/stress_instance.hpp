@@ -1,6 +1,6 @@
 #pragma once
 // Random but valid problems for the stress run (`scaleopt selftest`, docs/reliability.md):
-// instance i of seed s is drawn from its own generator (problems/bootstrap_resample.hpp), so
+// instance i of seed s is drawn from its own generator (problems/fit/bootstrap_resample.hpp), so
 // instances can be made on any thread in any order and the run is the same at any thread count.
 //
 // What is drawn (the distributions are documented in docs/reliability.md):
@@ -22,8 +22,8 @@
 #include <string_view>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/lifecycle_cost.hpp"
-#include "scaleopt/problems/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
+#include "scaleopt/problems/question/lifecycle_problem.hpp"
 
 namespace scaleopt {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "scaleopt/cli/runs_csv.hpp"
-#include "scaleopt/problems/bootstrap_resample.hpp"
-#include "scaleopt/problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
 
 inline std::string epoch_csv_path() {
   return std::string(SCALEOPT_SOURCE_DIR) + "/tests/data/chinchilla_fig4_epoch.csv";

@@ -1,5 +1,5 @@
-// Where to keep a prompt's KV cache (problems/cache_plan.hpp): the catalog's figures against
-// their datasheets and price pages, and the hold times at which the cheapest tier changes,
+// Where to keep a prompt's KV cache (problems/pricing/cache_plan.hpp): the catalog's figures
+// against their datasheets and price pages, and the hold times at which the cheapest tier changes,
 // found by root finding and checked against the closed-form crossing of two lines.
 
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/cache_plan.hpp"
+#include "scaleopt/problems/pricing/cache_plan.hpp"
 
 using namespace scaleopt;
 

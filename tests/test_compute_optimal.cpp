@@ -6,7 +6,7 @@
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;

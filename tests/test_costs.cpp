@@ -7,7 +7,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/pretraining_cost.hpp"
 #include "scaleopt/costmodel/rl_cost.hpp"
-#include "scaleopt/problems/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
 
 using namespace scaleopt;
 

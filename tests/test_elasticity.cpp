@@ -9,7 +9,7 @@
 #include "scaleopt/cli/input_scaling.hpp"
 #include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
 
 using namespace scaleopt;
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "fit_test_data.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
-#include "scaleopt/problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
 #include "scaleopt/solver/lbfgs.hpp"
 
 using namespace scaleopt;

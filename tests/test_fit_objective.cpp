@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "fit_test_data.hpp"
-#include "scaleopt/problems/huber_lse_objective.hpp"
-#include "scaleopt/problems/scaling_law_fit_problem.hpp"
+#include "scaleopt/problems/fit/huber_lse_objective.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit_problem.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;

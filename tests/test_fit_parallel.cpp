@@ -8,8 +8,8 @@
 
 #include "fit_test_data.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/bootstrap_resample.hpp"
-#include "scaleopt/problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 using namespace scaleopt;

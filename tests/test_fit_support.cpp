@@ -6,9 +6,9 @@
 #include <set>
 
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/sample_statistics.hpp"
-#include "scaleopt/problems/scaling_law_bootstrap.hpp"
-#include "scaleopt/problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/sample_statistics.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
 #include "scaleopt/solver/lbfgs.hpp"
 
 using namespace scaleopt;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/fit/sample_statistics.hpp"
 #include "scaleopt/problems/input_distribution.hpp"
-#include "scaleopt/problems/sample_statistics.hpp"
 
 using namespace scaleopt;
 

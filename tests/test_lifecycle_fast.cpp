@@ -7,10 +7,10 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
-#include "scaleopt/problems/lifecycle_fast.hpp"
-#include "scaleopt/problems/lifetime_at_loss.hpp"
-#include "scaleopt/problems/lifetime_newton.hpp"
-#include "scaleopt/problems/quality_at_budget.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
-#include "scaleopt/problems/chinchilla_comparison.hpp"
-#include "scaleopt/problems/lifetime_at_loss.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;

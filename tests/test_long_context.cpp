@@ -1,4 +1,4 @@
-// Long context (problems/long_context.hpp): the attention variants of one model keep its
+// Long context (problems/pricing/long_context.hpp): the attention variants of one model keep its
 // parameters and cache what their configs say; sparse attention reads k tokens, not S, so its
 // KV term is exactly k/S of the dense one; replicas grow only to hold one sequence.
 
@@ -8,7 +8,7 @@
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/long_context.hpp"
+#include "scaleopt/problems/pricing/long_context.hpp"
 
 using namespace scaleopt;
 

@@ -1,4 +1,4 @@
-// The output/input cost ratio (problems/price_ratio.hpp): B*/B + S/S* while decode is
+// The output/input cost ratio (problems/pricing/price_ratio.hpp): B*/B + S/S* while decode is
 // memory-bound (dense attention, no attention FLOPs), falling with the batch to 1 once decode
 // is compute-bound; and the inverse, the batch a published ratio implies, by root finding,
 // checked against that closed form.
@@ -8,7 +8,7 @@
 
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
-#include "scaleopt/problems/price_ratio.hpp"
+#include "scaleopt/problems/pricing/price_ratio.hpp"
 
 using namespace scaleopt;
 

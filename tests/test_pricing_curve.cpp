@@ -1,5 +1,5 @@
-// Cost per token against context (problems/pricing_curve.hpp): in the large-batch limit flat
-// below S* and linear above with the KV term as slope (DESIGN.md section 4, the talk); at the
+// Cost per token against context (problems/pricing/pricing_curve.hpp): in the large-batch limit
+// flat below S* and linear above with the KV term as slope (DESIGN.md section 4, the talk); at the
 // best batch flat below the HBM knee S* (1 - weights / HBM) and proportional to S above it.
 // Expected values are computed here by hand from the chip's datasheet figures.
 
@@ -8,7 +8,7 @@
 
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
-#include "scaleopt/problems/pricing_curve.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
 
 using namespace scaleopt;
 

@@ -8,7 +8,7 @@
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/serving_plan.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
 
 using namespace scaleopt;
 

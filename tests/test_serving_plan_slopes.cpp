@@ -1,4 +1,4 @@
-// The exact slopes of the cost per served token in ln N (problems/serving_plan_slopes.hpp),
+// The exact slopes of the cost per served token in ln N (problems/serving/serving_plan_slopes.hpp),
 // checked in every regime against a central difference of the plan itself: the batch re-chosen
 // at N e^h and N e^-h, so the check is independent of the implicit differentiation.
 
@@ -7,8 +7,8 @@
 
 #include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
-#include "scaleopt/problems/lifetime_cost_from_setup.hpp"
-#include "scaleopt/problems/serving_plan_slopes.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/serving/serving_plan_slopes.hpp"
 
 using namespace scaleopt;
 

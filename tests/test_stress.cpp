@@ -9,7 +9,7 @@
 #include "cli_runner.hpp"
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/stress_reproduction.hpp"
-#include "scaleopt/problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/stress_check.hpp"
 
 using namespace scaleopt;
