@@ -10,26 +10,26 @@
 #include <string>
 
 #include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace {
 
 using namespace scaleopt;
 
-LifecycleSetup example_setup(const char* name) {
+QuestionSetup example_setup(const char* name) {
   const cli::Scenario scenario =
       cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
   return cli::scenario_setup(scenario);
 }
 
 void BM_NloptPath(benchmark::State& state, const char* name) {
-  const LifecycleSetup setup = example_setup(name);
-  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle(setup));
+  const QuestionSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question(setup));
 }
 
 void BM_FastPath(benchmark::State& state, const char* name) {
-  const LifecycleSetup setup = example_setup(name);
-  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle_fast(setup));
+  const QuestionSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question_fast(setup));
 }
 
 // The setup itself (validation, cost model from the scenario's setups): what each sweep point

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace scaleopt::cli {
 

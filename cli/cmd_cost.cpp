@@ -29,9 +29,9 @@ int run_cost(const CostArgs& args, std::ostream& out) {
     throw InputError("cost: give a scenario file, e.g. scaleopt cost examples/frontier.toml");
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  LifecycleCost cost;
+  PhaseCosts cost;
   try {
-    cost = lifecycle_cost(scenario);
+    cost = phase_costs(scenario);
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }

@@ -73,7 +73,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (kind == PlotKind::cost_vs_context) {
     return finish(args, cost_vs_context_of(scenario), kind, format, out);
   }
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
     SensitivityAnalysisOptions options;
     options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);

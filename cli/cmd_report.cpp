@@ -106,7 +106,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
     throw InputError("--out: expected FILE.html, got '" + args.out + "'");
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
         << "No report written: the solver's last iterate is not an optimum.\n";

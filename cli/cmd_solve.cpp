@@ -22,7 +22,7 @@ struct SolveArgs {
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
   } else {

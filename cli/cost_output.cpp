@@ -41,14 +41,14 @@ std::string model_text(const Architecture& a, const ServingSetup& serving) {
 }
 
 // Chips busy on average to serve the demand (rate form only): chip-hours over the duration.
-std::optional<double> fleet_chips(const Scenario& s, const LifecycleCost& cost) {
+std::optional<double> fleet_chips(const Scenario& s, const PhaseCosts& cost) {
   if (!s.demand.duration_seconds || *s.demand.duration_seconds <= 0.0) return std::nullopt;
   return cost.inference.total().chip_hours * kSecondsPerHour / *s.demand.duration_seconds;
 }
 
 }  // namespace
 
-Json cost_json(const Scenario& s, const LifecycleCost& cost) {
+Json cost_json(const Scenario& s, const PhaseCosts& cost) {
   const ComputeCost total = cost.total();
   const ServingPlan& plan = cost.serving_plan;
   Json pretrain = phase_json(cost.pretraining.cost, total);
@@ -102,7 +102,7 @@ Json cost_json(const Scenario& s, const LifecycleCost& cost) {
   return json;
 }
 
-void print_cost(std::ostream& out, const Scenario& s, const LifecycleCost& cost) {
+void print_cost(std::ostream& out, const Scenario& s, const PhaseCosts& cost) {
   if (!cost.converged()) {
     out << "STATUS: not_converged: " << cost.serving_plan.message << "; " << cost.rl_plan.message
         << "\nThe serving batch below is the last iterate, not an "

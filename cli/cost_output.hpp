@@ -6,14 +6,14 @@
 #include <ostream>
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
 
 namespace scaleopt::cli {
 
 // Keys: scenario, status, message, model, pretrain, rl, inference (with prefill and decode),
 // total, assumptions; every phase has flops, gpu_hours, usd and share.
-nlohmann::ordered_json cost_json(const Scenario& scenario, const LifecycleCost& cost);
+nlohmann::ordered_json cost_json(const Scenario& scenario, const PhaseCosts& cost);
 
-void print_cost(std::ostream& out, const Scenario& scenario, const LifecycleCost& cost);
+void print_cost(std::ostream& out, const Scenario& scenario, const PhaseCosts& cost);
 
 }  // namespace scaleopt::cli

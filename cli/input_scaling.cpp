@@ -7,17 +7,17 @@
 
 namespace scaleopt::cli {
 
-LifecycleSetup scenario_setup(const Scenario& scenario) {
+QuestionSetup scenario_setup(const Scenario& scenario) {
   if (!scenario.problem_given) {
     throw InputError(scenario.file +
                      ": problem.kind: required (min-lifetime-flops, "
                      "min-lifetime-cost, equal-cost or max-quality)");
   }
   if (!scenario.law) throw InputError(scenario.file + ": law: a [law] table is required");
-  return lifecycle_setup(scenario, *scenario.law, scenario.problem);
+  return question_setup(scenario, *scenario.law, scenario.problem);
 }
 
-LifecycleSetup setup_with(const Scenario& scenario, const std::string& path, double value) {
+QuestionSetup setup_with(const Scenario& scenario, const std::string& path, double value) {
   Scenario copy = scenario;
   set_numeric_input(copy, path, value);
   validate_scenario(copy);

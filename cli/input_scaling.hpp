@@ -6,7 +6,7 @@
 #include <string>
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/question/question_elasticity.hpp"
 
 namespace scaleopt::cli {
 
@@ -15,9 +15,9 @@ namespace scaleopt::cli {
 ScaledSetup scaled_setup(const Scenario& scenario, const std::string& path);
 
 // The setup of `scenario` with the input at `path` set to `value`.
-LifecycleSetup setup_with(const Scenario& scenario, const std::string& path, double value);
+QuestionSetup setup_with(const Scenario& scenario, const std::string& path, double value);
 
 // The setup of `scenario` as it is (InputError when it lacks a [law] or a [problem]).
-LifecycleSetup scenario_setup(const Scenario& scenario);
+QuestionSetup scenario_setup(const Scenario& scenario);
 
 }  // namespace scaleopt::cli

@@ -112,7 +112,7 @@ std::vector<std::string> summary_columns(ProblemKind kind) {
   return columns;
 }
 
-void append_summary_cells(std::string& out, const LifecycleSummary& s,
+void append_summary_cells(std::string& out, const QuestionSummary& s,
                           std::string_view nlopt_algorithm) {
   const bool priced = is_priced(s.kind);
   append_answer(out, s.answer, priced, nlopt_algorithm, true);

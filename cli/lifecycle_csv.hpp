@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scaleopt/problems/question/lifecycle_summary.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
 
 namespace scaleopt::cli {
 
@@ -19,7 +19,7 @@ std::vector<std::string> summary_columns(ProblemKind kind);
 
 // Appends the cells of summary_columns(summary.kind), comma-separated, without a leading comma
 // or a newline. `nlopt_algorithm` names the NLopt algorithm of answers found on that path.
-void append_summary_cells(std::string& out, const LifecycleSummary& summary,
+void append_summary_cells(std::string& out, const QuestionSummary& summary,
                           std::string_view nlopt_algorithm);
 
 // The cells of an answer that could not be computed (inputs breaking a rule): every number

@@ -22,7 +22,7 @@ Json phase_json(const PhaseCost& cost, bool priced) {
               {"usd", priced ? number(cost.usd) : Json(nullptr)}};
 }
 
-Json answer_json(const LifecycleAnswer& a, ProblemKind kind, bool priced) {
+Json answer_json(const QuestionAnswer& a, ProblemKind kind, bool priced) {
   const LifetimePlan& plan = a.plan;
   Json json{{"problem", std::string(to_string(kind))},
             {"params", number(a.total_params)},
@@ -85,7 +85,7 @@ std::string rule_text(const ProblemSpec& spec) {
   return "the law's compute-optimal frontier";
 }
 
-std::string title_of(const LifecycleSolution& s, const Scenario& scenario) {
+std::string title_of(const QuestionSolution& s, const Scenario& scenario) {
   switch (s.kind) {
     case ProblemKind::min_lifetime_flops:
       return "Cheapest lifetime plan in FLOPs reaching loss " +
@@ -101,40 +101,40 @@ std::string title_of(const LifecycleSolution& s, const Scenario& scenario) {
   return "";
 }
 
-void add_rows(Table& table, const std::vector<const LifecycleAnswer*>& answers, CostUnit unit,
+void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, CostUnit unit,
               bool priced, const Scenario& scenario) {
   auto row = [&](const std::string& label, auto value_of) {
     std::vector<std::string> cells{label};
-    for (const LifecycleAnswer* a : answers) cells.push_back(value_of(*a));
+    for (const QuestionAnswer* a : answers) cells.push_back(value_of(*a));
     table.cells(cells);
   };
   row("params (active)",
-      [](const LifecycleAnswer& a) { return format_quantity(a.active_params, Unit::count, 4); });
+      [](const QuestionAnswer& a) { return format_quantity(a.active_params, Unit::count, 4); });
   row("pretraining tokens",
-      [](const LifecycleAnswer& a) { return tokens_text(a.plan.pretrain_tokens); });
-  row("over Chinchilla", [](const LifecycleAnswer& a) {
+      [](const QuestionAnswer& a) { return tokens_text(a.plan.pretrain_tokens); });
+  row("over Chinchilla", [](const QuestionAnswer& a) {
     return format_quantity(a.over_chinchilla, Unit::number, 4) +
            "x (rule: " + format_quantity(a.chinchilla_tokens, Unit::count) + ")";
   });
-  row("RL tokens", [](const LifecycleAnswer& a) { return tokens_text(a.rl_tokens); });
-  row("inference tokens", [](const LifecycleAnswer& a) { return tokens_text(a.inference_tokens); });
+  row("RL tokens", [](const QuestionAnswer& a) { return tokens_text(a.rl_tokens); });
+  row("inference tokens", [](const QuestionAnswer& a) { return tokens_text(a.inference_tokens); });
   row("loss",
-      [](const LifecycleAnswer& a) { return format_quantity(a.plan.loss, Unit::number, 6); });
-  row("cost: pretraining", [&](const LifecycleAnswer& a) {
+      [](const QuestionAnswer& a) { return format_quantity(a.plan.loss, Unit::number, 6); });
+  row("cost: pretraining", [&](const QuestionAnswer& a) {
     return cost_text(a.plan.cost.pretrain, unit, priced, a.shares.pretrain);
   });
-  row("      RL", [&](const LifecycleAnswer& a) {
+  row("      RL", [&](const QuestionAnswer& a) {
     return cost_text(a.plan.cost.rl, unit, priced, a.shares.rl);
   });
-  row("      inference", [&](const LifecycleAnswer& a) {
+  row("      inference", [&](const QuestionAnswer& a) {
     return cost_text(a.plan.cost.inference, unit, priced, a.shares.inference);
   });
-  row("      total", [&](const LifecycleAnswer& a) {
+  row("      total", [&](const QuestionAnswer& a) {
     return cost_text(a.plan.cost.total(), unit, priced, NAN) +
            (priced ? ", " + format_scientific(a.plan.cost.total().flops, 3) + " FLOPs" : "");
   });
   if (priced) {
-    row("GPU-hours", [](const LifecycleAnswer& a) {
+    row("GPU-hours", [](const QuestionAnswer& a) {
       const LifetimeCost& c = a.plan.cost;
       return format_quantity(c.total().gpu_hours, Unit::count) + " (pretraining " +
              format_quantity(c.pretrain.gpu_hours, Unit::count) + ", RL " +
@@ -144,7 +144,7 @@ void add_rows(Table& table, const std::vector<const LifecycleAnswer*>& answers, 
   }
   if (priced && scenario.training.cluster_chips > 0.0) {
     const double chips = scenario.training.cluster_chips;
-    row("pretraining wall-clock", [chips](const LifecycleAnswer& a) {
+    row("pretraining wall-clock", [chips](const QuestionAnswer& a) {
       return format_quantity(a.plan.cost.pretrain.gpu_hours / chips * kSecondsPerHour,
                              Unit::seconds) +
              " on " + format_quantity(chips, Unit::count) + " " + "chips";
@@ -152,12 +152,12 @@ void add_rows(Table& table, const std::vector<const LifecycleAnswer*>& answers, 
   }
   if (priced && scenario.demand.duration_seconds && *scenario.demand.duration_seconds > 0.0) {
     const double hours = *scenario.demand.duration_seconds / kSecondsPerHour;
-    row("serving fleet", [hours](const LifecycleAnswer& a) {
+    row("serving fleet", [hours](const QuestionAnswer& a) {
       return format_quantity(a.plan.cost.inference.gpu_hours / hours, Unit::count) +
              " chips busy on average";
     });
   }
-  row("vs Chinchilla, same loss", [](const LifecycleAnswer& a) {
+  row("vs Chinchilla, same loss", [](const QuestionAnswer& a) {
     const ChinchillaComparison& c = a.vs_chinchilla;
     if (c.chinchilla.solve.status == Status::infeasible)
       return "n/a: " + c.chinchilla.solve.message;
@@ -168,7 +168,7 @@ void add_rows(Table& table, const std::vector<const LifecycleAnswer*>& answers, 
 
 }  // namespace
 
-Json solution_json(const Scenario& scenario, const LossLaw& law, const LifecycleSolution& s) {
+Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
   const bool priced = s.kind != ProblemKind::min_lifetime_flops;
   Json json = answer_json(s.answer, s.kind, priced);
   if (s.optimum) {
@@ -185,11 +185,11 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const Lifecycle
   return json;
 }
 
-Table solution_table(const Scenario& scenario, const LifecycleSolution& s) {
+Table solution_table(const Scenario& scenario, const QuestionSolution& s) {
   const bool converged = s.status() == Status::converged;
   const bool priced = s.kind != ProblemKind::min_lifetime_flops;
   Table table(title_of(s, scenario));
-  std::vector<const LifecycleAnswer*> answers{&s.answer};
+  std::vector<const QuestionAnswer*> answers{&s.answer};
   if (s.optimum) {
     table.header(
         {"", "heuristic", converged ? "optimum (same loss)" : "last iterate (NOT optimal)"});
@@ -201,9 +201,9 @@ Table solution_table(const Scenario& scenario, const LifecycleSolution& s) {
   return table;
 }
 
-Table chinchilla_table(const Scenario& scenario, const LifecycleSolution& s) {
+Table chinchilla_table(const Scenario& scenario, const QuestionSolution& s) {
   const bool priced = s.kind != ProblemKind::min_lifetime_flops;
-  const LifecycleAnswer& best = s.optimum ? *s.optimum : s.answer;
+  const QuestionAnswer& best = s.optimum ? *s.optimum : s.answer;
   const LifetimePlan& chinchilla = best.vs_chinchilla.chinchilla;
   const bool compared = chinchilla.solve.status != Status::infeasible && chinchilla.params > 0.0;
   std::vector<const LifetimePlan*> plans{&best.plan};
@@ -246,7 +246,7 @@ Table chinchilla_table(const Scenario& scenario, const LifecycleSolution& s) {
 }
 
 std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
-                                        const LifecycleSolution& s) {
+                                        const QuestionSolution& s) {
   std::vector<std::string> notes;
   if (s.optimum && s.status() == Status::converged) {
     notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay) +
@@ -266,7 +266,7 @@ std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw&
 }
 
 void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& law,
-                    const LifecycleSolution& s) {
+                    const QuestionSolution& s) {
   if (s.status() != Status::converged) {
     out << "STATUS: " << to_string(s.status()) << ": " << s.message() << "\n";
     out << "The numbers below are the solver's last iterate, not an optimum.\n";

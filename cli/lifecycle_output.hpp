@@ -9,7 +9,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/table.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt::cli {
 
@@ -20,23 +20,23 @@ namespace scaleopt::cli {
 // equal-cost `optimum` holds the same keys for the true optimum and `heuristic_overpay` the
 // heuristic's excess cost. Also unit, law, rule, scenario, assumptions.
 nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& law,
-                                     const LifecycleSolution& solution);
+                                     const QuestionSolution& solution);
 
 void print_solution(std::ostream& out, const Scenario& scenario, const LossLaw& law,
-                    const LifecycleSolution& solution);
+                    const QuestionSolution& solution);
 
 // The table print_solution prints: the question as its title, a column per plan (the
 // heuristic and its optimum, or the optimum), a row per quantity.
-Table solution_table(const Scenario& scenario, const LifecycleSolution& solution);
+Table solution_table(const Scenario& scenario, const QuestionSolution& solution);
 
 // The plan (the optimum) beside the Chinchilla-style model of equal quality: parameters,
 // pretraining tokens, tokens per parameter, loss and lifetime cost by phase, formatted as in
 // solution_table. Without a Chinchilla-style model (the rule cannot reach the loss), one column.
-Table chinchilla_table(const Scenario& scenario, const LifecycleSolution& solution);
+Table chinchilla_table(const Scenario& scenario, const QuestionSolution& solution);
 
 // The lines print_solution prints under the table: the heuristic's overpay and the optimum's
 // cost shares (equal-cost), the law and the Chinchilla rule, the solver's verdict.
 std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
-                                        const LifecycleSolution& solution);
+                                        const QuestionSolution& solution);
 
 }  // namespace scaleopt::cli

@@ -69,7 +69,7 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
                      "distributions, e.g. \"inference.rate\" = { dist = \"lognormal\", median = "
                      "\"50M/s\", sigma = 0.5 } (docs/sensitivity.md)");
   }
-  const LifecycleSetup base = scenario_setup(scenario);
+  const QuestionSetup base = scenario_setup(scenario);
   const bool equal_cost = base.kind == ProblemKind::equal_cost;
   std::vector<NumericInputSetter> setters;
   MonteCarloReport report;
@@ -108,11 +108,11 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
         std::copy_n(std::array{law.E, law.A, law.B, law.alpha, law.beta}.begin(), 5,
                     drawn.end() - 5);
       }
-      std::optional<LifecycleSummary> summary;
+      std::optional<QuestionSummary> summary;
       try {
         // scenario_setup validates what the question uses (law, setups, demand, problem).
         for (std::size_t k = 0; k < setters.size(); ++k) setters[k].set(work, drawn[k]);
-        summary = solve_lifecycle_summary(scenario_setup(work), options.solver, options.method);
+        summary = solve_question_summary(scenario_setup(work), options.solver, options.method);
       } catch (const InputError&) {
         sample.outcome = Outcome::invalid;
       }

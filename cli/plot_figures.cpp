@@ -37,7 +37,7 @@ std::string price_text(const std::optional<double>& given, const Hardware& chip)
   return format_quantity(price, Unit::usd_per_hour) + (given ? "" : " (assumed)");
 }
 
-const LifecycleAnswer& best_answer(const LifecycleSolution& solution) {
+const QuestionAnswer& best_answer(const QuestionSolution& solution) {
   return solution.optimum ? *solution.optimum : solution.answer;
 }
 
@@ -50,14 +50,14 @@ std::string plan_line(const LifetimePlan& plan) {
          format_quantity(plan.pretrain_tokens, Unit::count) + " tokens";
 }
 
-std::optional<plots::MapPoint> chinchilla_point(const LifecycleAnswer& answer) {
+std::optional<plots::MapPoint> chinchilla_point(const QuestionAnswer& answer) {
   const LifetimePlan& chinchilla = answer.vs_chinchilla.chinchilla;
   if (chinchilla.solve.status == Status::infeasible || !(chinchilla.params > 0.0)) return {};
   return point_of(chinchilla);
 }
 
 std::string kind_title(const std::string& what, const Scenario& scenario,
-                       const LifecycleSolution& solution) {
+                       const QuestionSolution& solution) {
   return what + ": " + file_name(scenario) + " (" + std::string(to_string(solution.kind)) + ")";
 }
 
@@ -84,7 +84,7 @@ PlotKind parse_plot_kind(std::string_view text) {
                    plot_kind_names());
 }
 
-std::string lifecycle_assumptions(const Scenario& scenario, const LifecycleSolution& solution) {
+std::string lifecycle_assumptions(const Scenario& scenario, const QuestionSolution& solution) {
   std::string line = "law " + scenario.law->name;
   const InferenceDemand& demand = scenario.demand;
   line += "; " + format_scientific(solution.answer.inference_tokens, 3) + " inference tokens";
@@ -112,11 +112,11 @@ std::string lifecycle_assumptions(const Scenario& scenario, const LifecycleSolut
   return line;
 }
 
-plots::Figure isoloss_of(const Scenario& scenario, const LifecycleSolution& solution) {
+plots::Figure isoloss_of(const Scenario& scenario, const QuestionSolution& solution) {
   // The cost model of the question (for equal-cost with the heuristic's RL tokens).
-  const LifecycleSetup setup = scenario_setup(scenario);
+  const QuestionSetup setup = scenario_setup(scenario);
   const LifetimeCostModel& model = setup.model;
-  const LifecycleAnswer& best = best_answer(solution);
+  const QuestionAnswer& best = best_answer(solution);
   plots::IsolossMarks marks;
   marks.optimum = point_of(best.plan);
   marks.chinchilla = chinchilla_point(best);
@@ -145,14 +145,14 @@ plots::Figure isoloss_of(const Scenario& scenario, const LifecycleSolution& solu
   return plots::isoloss_figure(map, marks, text);
 }
 
-plots::Figure phases_of(const Scenario& scenario, const LifecycleSolution& solution) {
+plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& solution) {
   const CostUnit unit = solution.unit;
   auto bar = [unit](const std::string& name, const LifetimePlan& plan) {
     return plots::PhaseBar{name + "\n" + plan_line(plan), in_unit(unit, plan.cost.pretrain),
                            in_unit(unit, plan.cost.rl), in_unit(unit, plan.cost.inference)};
   };
   std::vector<plots::PhaseBar> bars;
-  const LifecycleAnswer& best = best_answer(solution);
+  const QuestionAnswer& best = best_answer(solution);
   if (solution.optimum) {
     bars.push_back(bar("heuristic (equal-cost shares)", solution.answer.plan));
     bars.push_back(bar("optimum (same loss)", best.plan));

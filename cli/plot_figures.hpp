@@ -8,7 +8,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/plots/figure.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt::cli {
 
@@ -22,13 +22,13 @@ PlotKind parse_plot_kind(std::string_view text);
 
 // What the lifecycle figures assumed, on one line: the law, the demand, the prices and
 // utilizations of each phase ("law epoch2024; 2.63e14 inference tokens (50M/s for 2mo); ...").
-std::string lifecycle_assumptions(const Scenario& scenario, const LifecycleSolution& solution);
+std::string lifecycle_assumptions(const Scenario& scenario, const QuestionSolution& solution);
 
 // The iso-loss map of a solved scenario (plots/isoloss_figure.hpp).
-plots::Figure isoloss_of(const Scenario& scenario, const LifecycleSolution& solution);
+plots::Figure isoloss_of(const Scenario& scenario, const QuestionSolution& solution);
 
 // Lifetime cost by phase of the plans of a solved scenario (plots/phases_figure.hpp).
-plots::Figure phases_of(const Scenario& scenario, const LifecycleSolution& solution);
+plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& solution);
 
 // Cost per token against context on the scenario's serving replica, with its [pricing] list
 // (plots/context_cost_figure.hpp). Throws InputError when the setup cannot serve the model.

@@ -191,7 +191,7 @@ std::vector<std::string> scenario_notes(const std::string& scenario_text) {
 
 std::string report_html(const ReportInputs& inputs) {
   const Scenario& scenario = *inputs.scenario;
-  const LifecycleSolution& solution = *inputs.solution;
+  const QuestionSolution& solution = *inputs.solution;
   const Table answer = solution_table(scenario, solution);
   const std::string name = file_name(scenario);
   std::string h;
@@ -227,7 +227,7 @@ std::string report_html(const ReportInputs& inputs) {
   h += "</ul>\n</section>\n";
 
   h += "<section id=\"phases\">\n<h2>Cost by phase</h2>\n";
-  const LifecycleAnswer& best = solution.optimum ? *solution.optimum : solution.answer;
+  const QuestionAnswer& best = solution.optimum ? *solution.optimum : solution.answer;
   h += paragraph("At the " + std::string(solution.optimum ? "optimum" : "answer") +
                  ", pretraining takes " + percent(best.shares.pretrain) +
                  " of the lifetime cost, " + "RL " + percent(best.shares.rl) + " and inference " +

@@ -10,7 +10,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/table.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt::cli {
 
@@ -29,7 +29,7 @@ struct ReportTable {
 
 struct ReportInputs {
   const Scenario* scenario = nullptr;
-  const LifecycleSolution* solution = nullptr;
+  const QuestionSolution* solution = nullptr;
   std::vector<std::string> overrides;  // --set KEY=VALUE, listed as sources
   std::string scenario_text;           // the file, for the question in its author's words
   std::vector<ReportFigure> figures;   // in the order they appear

@@ -21,12 +21,12 @@
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/problems/input_distribution.hpp"
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt::cli {
 
-struct Scenario : LifecycleInputs {
+struct Scenario : LifetimeInputs {
   std::string file;                 // where it was read from (for messages)
   std::optional<LossLaw> law;       // absent without a [law] table
   std::optional<PriceList> prices;  // absent without a [pricing] table

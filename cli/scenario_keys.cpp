@@ -7,7 +7,7 @@
 #include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -13,7 +13,7 @@
 namespace scaleopt::cli {
 namespace {
 
-const LifetimePlan& optimum_plan(const LifecycleSolution& solution) {
+const LifetimePlan& optimum_plan(const QuestionSolution& solution) {
   return solution.optimum ? solution.optimum->plan : solution.answer.plan;
 }
 
@@ -32,8 +32,8 @@ TornadoSide tornado_side(const Scenario& scenario, const NumericInput& input, co
   TornadoSide side;
   side.value = clamp_to(range, input.value * factor);
   try {
-    const LifecycleSetup setup = setup_with(scenario, input.path, side.value);
-    const LifecycleSummary summary = solve_lifecycle_summary(setup, options.solver, options.method);
+    const QuestionSetup setup = setup_with(scenario, input.path, side.value);
+    const QuestionSummary summary = solve_question_summary(setup, options.solver, options.method);
     side.status = summary.status();
     if (side.status == Status::converged) {
       side.outputs = outputs_of(summary.has_optimum ? summary.optimum : summary.answer, setup.unit);
@@ -64,8 +64,8 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
                                       const SensitivityAnalysisOptions& options) {
   options.validate();
   SensitivityResult result;
-  const LifecycleSetup base = scenario_setup(scenario);
-  const LifecycleSolution solution = solve_lifecycle(base, options.solver);
+  const QuestionSetup base = scenario_setup(scenario);
+  const QuestionSolution solution = solve_question(base, options.solver);
   if (solution.status() == Status::infeasible) {
     throw InputError(scenario.file + ": infeasible: " + solution.message());
   }

@@ -13,8 +13,8 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_elasticity.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace scaleopt::cli {
 

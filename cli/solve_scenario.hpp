@@ -3,7 +3,7 @@
 // the same checks and the same one-line errors everywhere.
 
 #include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::cli {
@@ -11,6 +11,6 @@ namespace scaleopt::cli {
 // Throws InputError "FILE: problem.kind: required ..." without a [problem], "FILE: law: ..."
 // without a [law], "FILE: infeasible: <the solver's message>" for an infeasible question. A
 // solution that did not converge is returned (callers say so).
-LifecycleSolution solve_scenario(const Scenario& scenario, const SolverOptions& options);
+QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options);
 
 }  // namespace scaleopt::cli

@@ -34,7 +34,7 @@ void chip_table(std::ostream& out, const Hardware& chip) {
       << "\nhbm = " << exact(chip.hbm_bytes) << "\n";
 }
 
-void setups(std::ostream& out, const LifecycleInputs& inputs) {
+void setups(std::ostream& out, const LifetimeInputs& inputs) {
   chip_table(out, inputs.training.chip);
   chip_table(out, inputs.serving.chip);
   const Architecture& architecture = inputs.architecture;

@@ -37,7 +37,7 @@ void SweepTally::add(const SweepTally& o) {
 SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const SweepOptions& options)
     : base_(base), grid_(grid), options_(options) {
   options_.validate();
-  const LifecycleSetup setup = scenario_setup(base);
+  const QuestionSetup setup = scenario_setup(base);
   kind_ = setup.kind;
   fast_ = options.method == SolveMethod::automatic && linear_cost(setup.model, setup.unit);
 }
@@ -78,8 +78,8 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, std::span<doubl
   try {
     // scenario_setup validates what the question uses (law, setups, demand, problem).
     for (std::size_t a = 0; a < values.size(); ++a) grid_.axes()[a].input.set(work, values[a]);
-    const LifecycleSummary summary =
-        solve_lifecycle_summary(scenario_setup(work), options_.solver, options_.method);
+    const QuestionSummary summary =
+        solve_question_summary(scenario_setup(work), options_.solver, options_.method);
     append_summary_cells(row, summary, options_.solver.algorithm);
     switch (summary.status()) {
       case Status::converged:

@@ -12,7 +12,7 @@
 
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/sweep_grid.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace scaleopt::cli {
 

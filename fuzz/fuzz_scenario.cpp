@@ -22,7 +22,7 @@
 #include "scaleopt/cli/lifecycle_output.hpp"
 #include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace {
 
@@ -42,9 +42,9 @@ void check_output(const std::string& table, const nlohmann::ordered_json& json,
 
 void check_cost(const scaleopt::cli::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
-  LifecycleCost cost;
+  PhaseCosts cost;
   try {
-    cost = lifecycle_cost(scenario);
+    cost = phase_costs(scenario);
   } catch (const InputError&) {
     return;
   }
@@ -53,7 +53,7 @@ void check_cost(const scaleopt::cli::Scenario& scenario, const std::string& inpu
   check_output(table.str(), cli::cost_json(scenario, cost), input);
 }
 
-void check_answer(const scaleopt::LifecycleAnswer& answer, const std::string& input) {
+void check_answer(const scaleopt::QuestionAnswer& answer, const std::string& input) {
   const scaleopt::LifetimePlan& plan = answer.plan;
   if (!plan.solve.converged()) return;
   std::ostringstream evidence;
@@ -72,7 +72,7 @@ void check_answer(const scaleopt::LifecycleAnswer& answer, const std::string& in
 }
 
 // The plan of `fast` that answers the question `nlopt` answers (equal-cost: the optimum).
-void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::LifecycleAnswer& nlopt,
+void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::QuestionAnswer& nlopt,
                      const std::string& input) {
   using scaleopt::Status;
   const Status nlopt_status = nlopt.plan.solve.status;
@@ -100,10 +100,10 @@ void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::Lifecy
 }
 
 void check_fast_path(const scaleopt::cli::Scenario& scenario,
-                     const scaleopt::LifecycleSolution& solution, const std::string& input) {
+                     const scaleopt::QuestionSolution& solution, const std::string& input) {
   using namespace scaleopt;
-  const std::optional<LifecycleSummary> fast =
-      solve_lifecycle_fast(lifecycle_setup(scenario, *scenario.law, scenario.problem));
+  const std::optional<QuestionSummary> fast =
+      solve_question_fast(question_setup(scenario, *scenario.law, scenario.problem));
   if (!fast) return;
   if (solution.optimum) {
     check_fast_plan(fast->optimum, *solution.optimum, input);
@@ -115,9 +115,9 @@ void check_fast_path(const scaleopt::cli::Scenario& scenario,
 void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
   if (!scenario.problem_given || !scenario.law) return;
-  LifecycleSolution solution;
+  QuestionSolution solution;
   try {
-    solution = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+    solution = solve_question(scenario, *scenario.law, scenario.problem);
   } catch (const InputError&) {
     return;
   }

@@ -11,8 +11,8 @@
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
-#include "scaleopt/problems/question/lifecycle_setup.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 #include "scaleopt/solver/minimize.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
@@ -109,7 +109,7 @@ StressCheck check_compute_at_loss(const StressInstance& instance,
 
 // Every figure `scaleopt solve` prints for an answer: empty when all are finite, else the
 // first that is not.
-std::string non_finite_field(const LifecycleAnswer& a) {
+std::string non_finite_field(const QuestionAnswer& a) {
   const LifetimePlan& p = a.plan;
   const std::pair<const char*, double> fields[] = {
       {"params", a.total_params},
@@ -135,8 +135,8 @@ std::string non_finite_field(const LifecycleAnswer& a) {
   return "";
 }
 
-// A converged answer of solve_lifecycle against the reference plan of the 1-D reduction.
-StressCheck compare_plans(const LifecycleAnswer& answer, const LifetimePlan& reference,
+// A converged answer of solve_question against the reference plan of the 1-D reduction.
+StressCheck compare_plans(const QuestionAnswer& answer, const LifetimePlan& reference,
                           const StressCheckOptions& options) {
   if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
   if (!reference.solve.converged()) {
@@ -153,14 +153,14 @@ StressCheck compare_plans(const LifecycleAnswer& answer, const LifetimePlan& ref
 // The fast path (Newton on the 1-D reduction: sweeps, tornado tables and Monte Carlo use it
 // where the costs are linear in N) held to the same verdict and the same reference as NLopt.
 // `nlopt` is NLopt's check; `answer` picks the plan compared (equal-cost: the optimum).
-StressCheck with_fast_path(StressCheck nlopt, const LifecycleSetup& setup,
+StressCheck with_fast_path(StressCheck nlopt, const QuestionSetup& setup,
                            const LifetimePlan& reference, bool feasible,
                            const StressCheckOptions& options,
-                           const AnswerSummary& (*answer)(const LifecycleSummary&)) {
+                           const AnswerSummary& (*answer)(const QuestionSummary&)) {
   if (nlopt.outcome != StressOutcome::agreed && nlopt.outcome != StressOutcome::infeasible) {
     return nlopt;
   }
-  const std::optional<LifecycleSummary> fast = solve_lifecycle_fast(setup);
+  const std::optional<QuestionSummary> fast = solve_question_fast(setup);
   if (!fast) return nlopt;
   nlopt.fast_path_checked = true;
   const AnswerSummary& plan = answer(*fast);
@@ -180,21 +180,21 @@ StressCheck with_fast_path(StressCheck nlopt, const LifecycleSetup& setup,
   return nlopt;
 }
 
-const AnswerSummary& main_answer(const LifecycleSummary& summary) {
+const AnswerSummary& main_answer(const QuestionSummary& summary) {
   return summary.answer;
 }
-const AnswerSummary& optimum_answer(const LifecycleSummary& summary) {
+const AnswerSummary& optimum_answer(const QuestionSummary& summary) {
   return summary.optimum;
 }
 
 StressCheck check_min_lifetime(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
-  const LifecycleSetup setup = lifecycle_setup(instance.inputs, instance.law, spec);
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, spec);
   const CostUnit unit = setup.unit;
   const LifetimeCostModel& model = setup.model;
   const double target = *spec.target_loss;
-  // `scaleopt solve` solves the same setup (solve_lifecycle builds it, then solves it).
-  const LifecycleSolution solution = solve_lifecycle(setup, options.solver);
+  // `scaleopt solve` solves the same setup (solve_question builds it, then solves it).
+  const QuestionSolution solution = solve_question(setup, options.solver);
   const LifetimePlan reference =
       min_lifetime_cost_at_loss_reduced(instance.law, target, model, unit);
   // Reachable within the range, and by a model the replica can serve: the smallest N reaching
@@ -221,11 +221,11 @@ StressCheck check_min_lifetime(const StressInstance& instance, const StressCheck
 
 StressCheck check_max_quality(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
-  const LifecycleSetup setup = lifecycle_setup(instance.inputs, instance.law, spec);
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, spec);
   const CostUnit unit = setup.unit;
   const double budget = setup.budget;
   const LifetimeCostModel& model = setup.model;
-  const LifecycleSolution solution = solve_lifecycle(setup, options.solver);
+  const QuestionSolution solution = solve_question(setup, options.solver);
   const LifetimePlan reference =
       max_quality_at_budget_reduced(instance.law, model, unit, budget, {spec.min_params});
   // The cheapest plan there is: the smallest model considered, one pretraining token (the
@@ -253,8 +253,8 @@ StressCheck check_max_quality(const StressInstance& instance, const StressCheckO
 StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOptions& options) {
   const ProblemSpec& spec = instance.problem;
   const CostUnit unit = spec.shares_unit;
-  const LifecycleSolution solution =
-      solve_lifecycle(instance.inputs, instance.law, spec, options.solver);
+  const QuestionSolution solution =
+      solve_question(instance.inputs, instance.law, spec, options.solver);
   const LifetimePlan& heuristic = solution.answer.plan;
   // The closed form, re-costed: N as given, the loss of (N, D), and the shares asked for.
   const CostShares shares = cost_shares(heuristic.cost, unit);
@@ -279,7 +279,7 @@ StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOp
   const LifetimePlan reference =
       min_lifetime_cost_at_loss_reduced(instance.law, heuristic.loss, with_rl, unit);
   return with_fast_path(compare_plans(*solution.optimum, reference, options),
-                        lifecycle_setup(instance.inputs, instance.law, spec), reference, true,
+                        question_setup(instance.inputs, instance.law, spec), reference, true,
                         options, optimum_answer);
 }
 

@@ -49,7 +49,7 @@ struct StressCheck {
   // Largest relative difference on N and D between the two methods (NaN when not compared).
   double difference = std::numeric_limits<double>::quiet_NaN();
   std::string message;  // what went wrong (disagreed, failed); empty otherwise
-  // Whether the fast path of sweeps and Monte Carlo (problems/question/lifecycle_fast.hpp) applied
+  // Whether the fast path of sweeps and Monte Carlo (problems/question/question_fast.hpp) applied
   // and was held to the same verdict and reference as NLopt (min-lifetime, max-quality,
   // equal-cost).
   bool fast_path_checked = false;

@@ -102,8 +102,8 @@ double loss_target(Draw& draw, StressInstance& instance) {
 
 // Prices and efficiencies over two orders of magnitude; inference by MFUs or the roofline;
 // RL or none; demand from 0 to 1e16 tokens.
-LifecycleInputs lifecycle_inputs(Draw& draw, bool needs_demand) {
-  LifecycleInputs inputs;
+LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand) {
+  LifetimeInputs inputs;
   TrainingSetup& training = inputs.training;
   training.chip = made_up_chip(draw, "stress-train");
   training.mfu = draw.log_uniform(0.006, 0.6);
@@ -212,14 +212,14 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
       instance.target_loss = loss_target(draw, instance);
       break;
     case StressClass::min_lifetime: {
-      instance.inputs = lifecycle_inputs(draw, false);
+      instance.inputs = lifetime_inputs(draw, false);
       instance.problem.kind =
           draw.chance(0.5) ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
       instance.problem.target_loss = loss_target(draw, instance);
       break;
     }
     case StressClass::max_quality: {
-      instance.inputs = lifecycle_inputs(draw, false);
+      instance.inputs = lifetime_inputs(draw, false);
       instance.problem.kind = ProblemKind::max_quality;
       if (draw.chance(0.5)) {
         instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
@@ -229,7 +229,7 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
       break;
     }
     case StressClass::equal_cost: {
-      instance.inputs = lifecycle_inputs(draw, true);
+      instance.inputs = lifetime_inputs(draw, true);
       instance.problem.kind = ProblemKind::equal_cost;
       const bool with_rl = instance.inputs.rl.rollout_tokens > 0.0;
       instance.problem.shares = random_shares(draw, with_rl);

@@ -22,16 +22,16 @@
 #include <string_view>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt {
 
 enum class StressClass {
   compute_at_budget,  // optimal_for_compute vs Hoffmann Eq. 4
   compute_at_loss,    // optimal_for_loss vs the least-compute closed form
-  min_lifetime,       // solve_lifecycle min-lifetime-flops / -cost vs the 1-D reduction
-  max_quality,        // solve_lifecycle max-quality vs the 1-D reduction
+  min_lifetime,       // solve_question min-lifetime-flops / -cost vs the 1-D reduction
+  max_quality,        // solve_question max-quality vs the 1-D reduction
   equal_cost,         // the heuristic's closed form re-costed, and its optimum vs 1-D
 };
 inline constexpr int kStressClassCount = 5;
@@ -48,7 +48,7 @@ struct StressInstance {
   double target_loss = 0.0;
   // Lifecycle classes: the scenario (chips "stress-train" and "stress-serve" are made up for
   // the instance) and its [problem].
-  LifecycleInputs inputs;
+  LifetimeInputs inputs;
   ProblemSpec problem;
   // The generator aimed the target at an unreachable loss (at or below E, or needing more than
   // 1e30 parameters). The checker decides feasibility on its own; this only labels the draw.

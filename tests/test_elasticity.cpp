@@ -9,7 +9,7 @@
 #include "scaleopt/cli/input_scaling.hpp"
 #include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/question/question_elasticity.hpp"
 
 using namespace scaleopt;
 
@@ -20,18 +20,18 @@ std::string example(const char* name) {
 }
 
 // The plan the elasticities are about: the optimum (equal-cost: its true optimum).
-const LifetimePlan& optimum_plan(const LifecycleSolution& solution) {
+const LifetimePlan& optimum_plan(const QuestionSolution& solution) {
   return solution.optimum ? solution.optimum->plan : solution.answer.plan;
 }
 
 std::optional<OutputValues> resolved_outputs(const ScaledSetup& scaled, double log_scale) {
-  LifecycleSetup setup;
+  QuestionSetup setup;
   try {
     setup = scaled(log_scale);
   } catch (const InputError&) {
     return std::nullopt;
   }
-  const LifecycleSolution solution = solve_lifecycle(setup);
+  const QuestionSolution solution = solve_question(setup);
   REQUIRE(solution.status() == Status::converged);
   const LifetimePlan& plan = optimum_plan(solution);
   return outputs_at(setup, std::log(plan.params), std::log(plan.pretrain_tokens));
@@ -67,8 +67,8 @@ std::optional<OutputValues> finite_difference(const ScaledSetup& scaled) {
 void check_every_input(const char* name, const std::vector<std::string>& overrides = {},
                        double relative = 1e-5) {
   const cli::Scenario scenario = cli::load_scenario(example(name), overrides);
-  const LifecycleSetup base = cli::scenario_setup(scenario);
-  const LifecycleSolution solution = solve_lifecycle(base);
+  const QuestionSetup base = cli::scenario_setup(scenario);
+  const QuestionSolution solution = solve_question(base);
   REQUIRE(solution.status() == Status::converged);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
@@ -98,8 +98,8 @@ void check_every_input(const char* name, const std::vector<std::string>& overrid
 }
 
 double elasticity_of(const cli::Scenario& scenario, const std::string& path, std::size_t output) {
-  const LifecycleSetup base = cli::scenario_setup(scenario);
-  const LifecycleSolution solution = solve_lifecycle(base);
+  const QuestionSetup base = cli::scenario_setup(scenario);
+  const QuestionSolution solution = solve_question(base);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
   const Elasticity e = optimum_elasticity(base, optimum, cli::scaled_setup(scenario, path));
@@ -179,7 +179,7 @@ TEST_CASE("envelope theorem: the cost's elasticity to a phase's price is that ph
   // At an optimum, d ln C* / d ln p = (p / C) dC/dp at fixed (N, D) (the plan's own move is
   // second order): for a price that multiplies one phase, its share of the total.
   const cli::Scenario cost = cli::load_scenario(example("sardana_cost.toml"));
-  const LifecycleSolution solution = solve_lifecycle(cli::scenario_setup(cost));
+  const QuestionSolution solution = solve_question(cli::scenario_setup(cost));
   const CostShares& shares = solution.answer.shares;
   // IFT error ~1e-9 against shares of order 0.3-0.7.
   CHECK(elasticity_of(cost, "inference.usd_per_chip_hour", kCost) ==
@@ -206,7 +206,7 @@ TEST_CASE("equal-cost heuristic: closed-form elasticities of its plan", "[elasti
   CHECK(rate[kParams] == Approx(0.0).margin(kClosedForm));
   CHECK(rate[kTokens] == Approx(1.0).epsilon(kClosedForm));
   CHECK(rate[kOver] == Approx(1.0).epsilon(kClosedForm));
-  const LifecycleSetup base = cli::scenario_setup(frontier);
+  const QuestionSetup base = cli::scenario_setup(frontier);
   const double tokens = base.heuristic.pretrain_tokens;
   const double data_term = base.law().data_term(tokens);
   // d ln L / d ln D = -beta B D^-beta / L.

@@ -55,7 +55,7 @@ TEST_CASE("fuzz: a compute column giving infinite or zero tokens is refused", "[
 TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of D", "[fuzz]") {
   const cli::Scenario scenario =
       cli::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
-  const LifecycleSolution solution = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+  const QuestionSolution solution = solve_question(scenario, *scenario.law, scenario.problem);
   REQUIRE(solution.status() == Status::converged);
   CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-12));
   CHECK(solution.answer.plan.reference_relative_difference < 1e-8);
@@ -75,7 +75,7 @@ TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both me
   const LossLaw& law = *scenario.law;
   const double wall_params =
       std::pow(law.A / (7.4 - law.E - law.B * std::pow(1e30, -law.beta)), 1.0 / law.alpha);
-  const LifecycleSolution solution = solve_lifecycle(scenario, law, scenario.problem);
+  const QuestionSolution solution = solve_question(scenario, law, scenario.problem);
   REQUIRE(solution.status() == Status::converged);
   // N to rounding: ln N is what both methods hold, to ~1e-16 relative.
   CHECK(solution.answer.plan.params == Approx(wall_params).epsilon(1e-12));

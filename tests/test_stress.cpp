@@ -118,9 +118,8 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
     INFO(text);
     const cli::Scenario scenario = cli::load_scenario_text(text, "instance.toml");
     REQUIRE(scenario.law);
-    const LifecycleSolution direct =
-        solve_lifecycle(instance.inputs, instance.law, instance.problem);
-    const LifecycleSolution loaded = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+    const QuestionSolution direct = solve_question(instance.inputs, instance.law, instance.problem);
+    const QuestionSolution loaded = solve_question(scenario, *scenario.law, scenario.problem);
     CHECK(loaded.status() == direct.status());
     CHECK(loaded.answer.plan.params == direct.answer.plan.params);
     CHECK(loaded.answer.plan.pretrain_tokens == direct.answer.plan.pretrain_tokens);

@@ -209,7 +209,7 @@ TEST_CASE("sweep: columns are solve's JSON keys, with solve's values", "[sweep]"
     const auto& value = json.at(nlohmann::json::json_pointer(pointer));
     if (value.is_number() && !cells[c].empty()) {
       const double expected = value.get<double>();
-      // The fast path against NLopt: 1e-9 (tests/test_lifecycle_fast.cpp); residuals, which
+      // The fast path against NLopt: 1e-9 (tests/test_question_fast.cpp); residuals, which
       // are rounding noise on both sides, only as small numbers.
       if (columns[c].find("residual") != std::string::npos ||
           columns[c].find("violation") != std::string::npos) {

@@ -39,7 +39,7 @@ struct TokenCosts {
   ServingPlanSlopes slopes;
 };
 
-TokenCosts token_costs(const LifecycleInputs& inputs, double active_params, double context) {
+TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, double context) {
   const Architecture scaled = architecture_at(inputs.architecture, active_params);
   const Roofline roofline = make_roofline(scaled, inputs.serving, "inference");
   const ServingPlan plan = plan_inference(roofline, inputs.serving, context, "inference");
@@ -53,7 +53,7 @@ TokenCosts token_costs(const LifecycleInputs& inputs, double active_params, doub
 // Hours and dollars of one RL rollout token: generation at the output-token cost, the trained
 // fraction at 6 N per token at the RL MFU on the training chips, extra passes at the
 // input-token cost (costmodel/rl_cost.hpp). The trained part is linear in N.
-Priced rl_token(const LifecycleInputs& inputs, double params, double train_hours_per_flop,
+Priced rl_token(const LifetimeInputs& inputs, double params, double train_hours_per_flop,
                 double train_usd_per_hour, const TokenCosts& tokens) {
   const double trained_hours = 6.0 * params * inputs.rl.trained_fraction * train_hours_per_flop;
   const double p = inputs.rl.extra_forward_passes;
@@ -96,7 +96,7 @@ Architecture architecture_at(const Architecture& architecture, double active_par
   return scaled;
 }
 
-LifetimeCostModel lifetime_cost_model(const LifecycleInputs& inputs, bool with_prices) {
+LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_prices) {
   if (has_architecture(inputs.architecture)) inputs.architecture.validate("architecture");
   inputs.training.validate("training");
   inputs.demand.validate("inference");
@@ -125,7 +125,7 @@ LifetimeCostModel lifetime_cost_model(const LifecycleInputs& inputs, bool with_p
   const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
   const double rl_mfu = inputs.rl.mfu.value_or(inputs.training.mfu);
   const double rl_train_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * rl_mfu);
-  const LifecycleInputs& priced = inputs;
+  const LifetimeInputs& priced = inputs;
 
   if (inputs.serving.pricing == InferencePricing::mfu) {
     // Linear in N: 2 N FLOPs per token at the prefill or decode MFU of one chip's peak.

@@ -8,14 +8,14 @@
 // counted here). Inference and RL rollouts: priced by the roofline at the best (or given)
 // batch, or at fixed MFUs (inference.pricing), on the serving replica of the scenario.
 
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
 
 namespace scaleopt {
 
 // Throws InputError naming the field when a setup is invalid or a price is missing. Without
 // `with_prices` only FLOPs are modelled (a FLOPs problem needs no prices and no serving setup).
-LifetimeCostModel lifetime_cost_model(const LifecycleInputs& inputs, bool with_prices = true);
+LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_prices = true);
 
 // The scenario's architecture scaled to `active_params` (see above).
 Architecture architecture_at(const Architecture& architecture, double active_params);

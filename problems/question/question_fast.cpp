@@ -1,4 +1,4 @@
-#include "scaleopt/problems/question/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 #include <cmath>
 
@@ -26,7 +26,7 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
   return model;
 }
 
-AnswerSummary light_answer(const LifecycleSetup& setup, const NewtonPlan& plan, SolvePath path) {
+AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
   AnswerSummary a;
   a.status = plan.status;
   a.path = path;
@@ -58,10 +58,10 @@ AnswerSummary light_answer(const LifecycleSetup& setup, const NewtonPlan& plan, 
 
 }  // namespace
 
-std::optional<LifecycleSummary> solve_lifecycle_fast(const LifecycleSetup& setup) {
+std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
   const std::optional<LinearCost> cost = linear_cost(setup.model, setup.unit);
   if (!cost) return std::nullopt;
-  LifecycleSummary summary;
+  QuestionSummary summary;
   summary.kind = setup.kind;
   summary.unit = setup.unit;
   const LossLaw& law = setup.law();
@@ -96,12 +96,12 @@ std::optional<LifecycleSummary> solve_lifecycle_fast(const LifecycleSetup& setup
   return summary;
 }
 
-LifecycleSummary solve_lifecycle_summary(const LifecycleSetup& setup, const SolverOptions& options,
-                                         SolveMethod method) {
+QuestionSummary solve_question_summary(const QuestionSetup& setup, const SolverOptions& options,
+                                       SolveMethod method) {
   if (method == SolveMethod::automatic) {
-    if (auto fast = solve_lifecycle_fast(setup)) return *fast;
+    if (auto fast = solve_question_fast(setup)) return *fast;
   }
-  return summarize(solve_lifecycle(setup, options));
+  return summarize(solve_question(setup, options));
 }
 
 }  // namespace scaleopt

@@ -15,8 +15,8 @@
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
@@ -50,7 +50,7 @@ struct ProblemSpec {
 };
 
 // One plan with everything a report needs.
-struct LifecycleAnswer {
+struct QuestionAnswer {
   LifetimePlan plan;
   double active_params = 0.0;  // = plan.params
   double total_params = 0.0;   // scaled by the architecture's total / active ratio
@@ -62,13 +62,13 @@ struct LifecycleAnswer {
   ChinchillaComparison vs_chinchilla;  // the equal-quality Chinchilla-style model
 };
 
-struct LifecycleSolution {
+struct QuestionSolution {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;  // what was minimised, budgeted or shared
   double target_loss = 0.0;       // the loss every plan here reaches (max-quality: the result)
-  LifecycleAnswer answer;         // the heuristic for equal-cost, else the optimum
-  std::optional<LifecycleAnswer> optimum;  // equal-cost: the true optimum at the same loss
-  double heuristic_overpay = 0.0;          // equal-cost: heuristic cost / optimum cost - 1
+  QuestionAnswer answer;          // the heuristic for equal-cost, else the optimum
+  std::optional<QuestionAnswer> optimum;  // equal-cost: the true optimum at the same loss
+  double heuristic_overpay = 0.0;         // equal-cost: heuristic cost / optimum cost - 1
   // converged only when every plan is; otherwise the first plan's status and message.
   Status status() const;
   const std::string& message() const;
@@ -76,7 +76,7 @@ struct LifecycleSolution {
 
 // Throws InputError for invalid inputs (the key named). Infeasible questions come back with
 // status infeasible and the reason.
-LifecycleSolution solve_lifecycle(const LifecycleInputs& inputs, const LossLaw& law,
-                                  const ProblemSpec& spec, const SolverOptions& options = {});
+QuestionSolution solve_question(const LifetimeInputs& inputs, const LossLaw& law,
+                                const ProblemSpec& spec, const SolverOptions& options = {});
 
 }  // namespace scaleopt

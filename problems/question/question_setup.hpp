@@ -1,18 +1,18 @@
 #pragma once
 // A scenario's lifecycle question made concrete before any solve: the cost model with N and D
 // free, the unit, the law and the Chinchilla-style rule of the comparisons, the target (a loss
-// or a budget) and, for equal-cost, the heuristic's N. The NLopt path (solve_lifecycle), the
-// fast path (problems/question/lifecycle_fast.hpp) and the sensitivities
-// (problems/question/lifecycle_elasticity.hpp) all start from it, so they answer the same question.
+// or a budget) and, for equal-cost, the heuristic's N. The NLopt path (solve_question), the
+// fast path (problems/question/question_fast.hpp) and the sensitivities
+// (problems/question/question_elasticity.hpp) all start from it, so they answer the same question.
 
 #include <memory>
 
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 
-struct LifecycleSetup {
+struct QuestionSetup {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;  // what is minimised, budgeted or shared
   AllocationRule rule;            // the law, and the rule of the Chinchilla comparison
@@ -33,15 +33,15 @@ struct LifecycleSetup {
 };
 
 // Validates the inputs and builds the setup. Throws InputError naming the key.
-LifecycleSetup lifecycle_setup(const LifecycleInputs& inputs, const LossLaw& law,
-                               const ProblemSpec& spec);
+QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
+                             const ProblemSpec& spec);
 
 // The problem NLopt solves for the setup, over (ln N, ln D): the cheapest plan reaching the
 // target loss (min-lifetime-*, and the true optimum of equal-cost) or the lowest loss within
 // the budget (max-quality).
-std::unique_ptr<Problem> optimisation_problem(const LifecycleSetup& setup);
+std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup);
 
-// The NLopt path: the solve of solve_lifecycle(inputs, law, spec, options) on a built setup.
-LifecycleSolution solve_lifecycle(const LifecycleSetup& setup, const SolverOptions& options = {});
+// The NLopt path: the solve of solve_question(inputs, law, spec, options) on a built setup.
+QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options = {});
 
 }  // namespace scaleopt

@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "scaleopt/problems/question/lifecycle_setup.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/solver/implicit_sensitivity.hpp"
 
 namespace scaleopt {
@@ -30,11 +30,11 @@ using OutputValues = std::array<double, 5>;
 
 // The outputs of the plan (N, D) = (e^log_params, e^log_tokens) under `setup`: total parameters,
 // D, L(N, D), the lifetime cost in the setup's unit, D over the rule's D for N.
-OutputValues outputs_at(const LifecycleSetup& setup, double log_params, double log_tokens);
+OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens);
 
 // The setup with the input scaled by e^log_scale. Throws InputError when the scaled value is
 // not allowed (out of range, or breaking a rule between keys).
-using ScaledSetup = std::function<LifecycleSetup(double log_scale)>;
+using ScaledSetup = std::function<QuestionSetup(double log_scale)>;
 
 struct ElasticityOptions {
   // Step in ln p of the stencils. The outputs are smooth in ln p: truncation ~step^2 and
@@ -54,7 +54,7 @@ struct Elasticity {
 };
 
 // At the optimum (ln N*, ln D*) of `base`, solved beforehand.
-Elasticity optimum_elasticity(const LifecycleSetup& base, std::span<const double> optimum,
+Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,
                               const ScaledSetup& scaled, const ElasticityOptions& options = {});
 
 // Of the equal-cost heuristic's plan (closed form).

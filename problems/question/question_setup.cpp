@@ -1,4 +1,4 @@
-#include "scaleopt/problems/question/lifecycle_setup.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
@@ -21,8 +21,8 @@ CostUnit unit_of(const ProblemSpec& spec) {
   return CostUnit::usd;
 }
 
-LifecycleAnswer answer_for(const LifetimePlan& plan, const LifecycleSetup& setup) {
-  LifecycleAnswer answer;
+QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) {
+  QuestionAnswer answer;
   answer.plan = plan;
   answer.active_params = plan.params;
   answer.total_params = plan.params * setup.total_to_active;
@@ -38,11 +38,11 @@ LifecycleAnswer answer_for(const LifetimePlan& plan, const LifecycleSetup& setup
 
 }  // namespace
 
-LifecycleSetup lifecycle_setup(const LifecycleInputs& inputs, const LossLaw& law,
-                               const ProblemSpec& spec) {
+QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
+                             const ProblemSpec& spec) {
   spec.validate();
   law.validate("law");
-  LifecycleSetup setup;
+  QuestionSetup setup;
   setup.kind = spec.kind;
   setup.unit = unit_of(spec);
   setup.rule = AllocationRule{law, spec.tokens_per_param};
@@ -84,7 +84,7 @@ LifecycleSetup lifecycle_setup(const LifecycleInputs& inputs, const LossLaw& law
   return setup;
 }
 
-std::unique_ptr<Problem> optimisation_problem(const LifecycleSetup& setup) {
+std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup) {
   if (setup.kind == ProblemKind::max_quality) {
     return std::make_unique<QualityAtBudgetProblem>(setup.law(), setup.model, setup.unit,
                                                     setup.budget, setup.min_params);
@@ -93,8 +93,8 @@ std::unique_ptr<Problem> optimisation_problem(const LifecycleSetup& setup) {
                                                  setup.unit);
 }
 
-LifecycleSolution solve_lifecycle(const LifecycleSetup& setup, const SolverOptions& options) {
-  LifecycleSolution solution;
+QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options) {
+  QuestionSolution solution;
   solution.kind = setup.kind;
   solution.unit = setup.unit;
   const LossLaw& law = setup.law();

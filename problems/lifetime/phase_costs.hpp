@@ -17,7 +17,7 @@
 namespace scaleopt {
 
 // Everything the costs depend on (a scenario file, once read).
-struct LifecycleInputs {
+struct LifetimeInputs {
   Architecture architecture;
   TrainingSetup training;
   ServingSetup serving;
@@ -31,7 +31,7 @@ struct InferenceCost {
   ComputeCost total() const { return prefill + decode; }
 };
 
-struct LifecycleCost {
+struct PhaseCosts {
   Roofline roofline;         // the serving replica
   ServingPlan serving_plan;  // at serving.context_tokens (inference)
   ServingPlan rl_plan;       // at the rollout context (RL rollouts)
@@ -46,6 +46,6 @@ struct LifecycleCost {
 // Throws InputError naming the field for invalid inputs (prefixes "architecture",
 // "training", "inference", "rl"). A serving plan that did not converge is returned with its
 // status, never hidden.
-LifecycleCost lifecycle_cost(const LifecycleInputs& inputs);
+PhaseCosts phase_costs(const LifetimeInputs& inputs);
 
 }  // namespace scaleopt

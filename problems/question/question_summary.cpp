@@ -1,9 +1,9 @@
-#include "scaleopt/problems/question/lifecycle_summary.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
 
 namespace scaleopt {
 namespace {
 
-AnswerSummary summary_of(const LifecycleAnswer& a, SolvePath path) {
+AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   AnswerSummary s;
   const LifetimePlan& plan = a.plan;
   s.status = plan.solve.status;
@@ -39,14 +39,14 @@ bool is_priced(ProblemKind kind) {
   return kind != ProblemKind::min_lifetime_flops;
 }
 
-Status LifecycleSummary::status() const {
+Status QuestionSummary::status() const {
   if (answer.status != Status::converged) return answer.status;
   if (has_optimum && optimum.status != Status::converged) return optimum.status;
   return Status::converged;
 }
 
-LifecycleSummary summarize(const LifecycleSolution& solution) {
-  LifecycleSummary summary;
+QuestionSummary summarize(const QuestionSolution& solution) {
+  QuestionSummary summary;
   summary.kind = solution.kind;
   summary.unit = solution.unit;
   const bool heuristic = solution.kind == ProblemKind::equal_cost;

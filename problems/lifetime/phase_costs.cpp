@@ -1,16 +1,16 @@
-#include "scaleopt/problems/lifetime/lifecycle_cost.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
 
 namespace scaleopt {
 
-bool LifecycleCost::converged() const {
+bool PhaseCosts::converged() const {
   return serving_plan.status == Status::converged && rl_plan.status == Status::converged;
 }
 
-LifecycleCost lifecycle_cost(const LifecycleInputs& inputs) {
+PhaseCosts phase_costs(const LifetimeInputs& inputs) {
   inputs.architecture.validate("architecture");
   inputs.demand.validate("inference");
   inputs.rl.validate("rl");
-  LifecycleCost result;
+  PhaseCosts result;
   result.pretraining = pretraining_cost(inputs.architecture, inputs.training);
 
   const bool serves = inputs.demand.total_tokens() > 0.0 || inputs.rl.rollout_tokens > 0.0;

@@ -1,4 +1,4 @@
-#include "scaleopt/problems/question/lifecycle_elasticity.hpp"
+#include "scaleopt/problems/question/question_elasticity.hpp"
 
 #include <cmath>
 #include <memory>
@@ -17,14 +17,14 @@ struct Stencil {
   std::string_view name;
   std::vector<double> offsets;
   std::vector<double> weights;
-  std::vector<LifecycleSetup> setups;
+  std::vector<QuestionSetup> setups;
 };
 
 // Central (f(h) - f(-h)) / 2h where p can move both ways; else the second-order one-sided
 // (-3 f(0) + 4 f(h) - f(2h)) / 2h, or its mirror. Error O(h^2) in every case.
 Stencil make_stencil(const ScaledSetup& scaled, double h) {
   std::string plus_error, minus_error;
-  std::optional<LifecycleSetup> plus, minus;
+  std::optional<QuestionSetup> plus, minus;
   try {
     plus = scaled(h);
   } catch (const InputError& e) {
@@ -90,14 +90,14 @@ void ElasticityOptions::validate() const {
   kkt.validate();
 }
 
-OutputValues outputs_at(const LifecycleSetup& setup, double log_params, double log_tokens) {
+OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens) {
   const double params = std::exp(log_params), tokens = std::exp(log_tokens);
   return {params * setup.total_to_active, tokens, setup.law().loss(params, tokens),
           setup.model.total(setup.unit, params, tokens).value,
           over_chinchilla(setup.rule, params, tokens)};
 }
 
-Elasticity optimum_elasticity(const LifecycleSetup& base, std::span<const double> optimum,
+Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,
                               const ScaledSetup& scaled, const ElasticityOptions& options) {
   Elasticity result;
   const std::optional<Stencil> stencil = stencil_or_why(scaled, options, result);
@@ -110,7 +110,7 @@ Elasticity optimum_elasticity(const LifecycleSetup& base, std::span<const double
   }
   std::vector<std::unique_ptr<Problem>> owned;
   std::vector<const Problem*> problems;
-  for (const LifecycleSetup& setup : stencil->setups) {
+  for (const QuestionSetup& setup : stencil->setups) {
     owned.push_back(optimisation_problem(setup));
     problems.push_back(owned.back().get());
   }
@@ -130,7 +130,7 @@ Elasticity heuristic_elasticity(const ScaledSetup& scaled, const ElasticityOptio
   const std::optional<Stencil> stencil = stencil_or_why(scaled, options, result);
   if (!stencil) return result;
   for (std::size_t i = 0; i < stencil->setups.size(); ++i) {
-    const LifecycleSetup& setup = stencil->setups[i];
+    const QuestionSetup& setup = stencil->setups[i];
     accumulate(result, *stencil, i,
                outputs_at(setup, std::log(setup.heuristic_params),
                           std::log(setup.heuristic.pretrain_tokens)));

@@ -1,11 +1,11 @@
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 #include <array>
 #include <cmath>
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifecycle_setup.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 
 namespace scaleopt {
 namespace {
@@ -89,7 +89,7 @@ void ProblemSpec::validate() const {
   }
 }
 
-Status LifecycleSolution::status() const {
+Status QuestionSolution::status() const {
   if (answer.plan.solve.status != Status::converged) return answer.plan.solve.status;
   if (optimum && optimum->plan.solve.status != Status::converged) {
     return optimum->plan.solve.status;
@@ -97,14 +97,14 @@ Status LifecycleSolution::status() const {
   return Status::converged;
 }
 
-const std::string& LifecycleSolution::message() const {
+const std::string& QuestionSolution::message() const {
   if (optimum && answer.plan.solve.status == Status::converged) return optimum->plan.solve.message;
   return answer.plan.solve.message;
 }
 
-LifecycleSolution solve_lifecycle(const LifecycleInputs& inputs, const LossLaw& law,
-                                  const ProblemSpec& spec, const SolverOptions& options) {
-  return solve_lifecycle(lifecycle_setup(inputs, law, spec), options);
+QuestionSolution solve_question(const LifetimeInputs& inputs, const LossLaw& law,
+                                const ProblemSpec& spec, const SolverOptions& options) {
+  return solve_question(question_setup(inputs, law, spec), options);
 }
 
 }  // namespace scaleopt

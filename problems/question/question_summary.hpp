@@ -6,15 +6,15 @@
 
 #include <limits>
 
-#include "scaleopt/problems/question/lifecycle_problem.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt {
 
 // How a plan was found.
 enum class SolvePath : unsigned char {
   closed_form,  // the equal-cost heuristic
-  newton,       // the 1-D reduction by Newton's method (problems/question/lifecycle_fast.hpp)
-  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_lifecycle)
+  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
+  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
 };
 
 struct AnswerSummary {
@@ -42,19 +42,19 @@ struct AnswerSummary {
   double reference_relative_difference = kNaN;  // NLopt vs the 1-D reduction (NLopt path only)
 };
 
-struct LifecycleSummary {
+struct QuestionSummary {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;
   AnswerSummary answer;  // equal-cost: the heuristic
   bool has_optimum = false;
   AnswerSummary optimum;  // equal-cost: the true optimum at the heuristic's loss
   double heuristic_overpay = AnswerSummary::kNaN;
-  // converged only when every plan is (as LifecycleSolution::status).
+  // converged only when every plan is (as QuestionSolution::status).
   Status status() const;
 };
 
 // The numbers of a full solution (the NLopt path).
-LifecycleSummary summarize(const LifecycleSolution& solution);
+QuestionSummary summarize(const QuestionSolution& solution);
 
 // Dollars are NaN for a FLOPs problem (no prices), as in `solve --json`.
 bool is_priced(ProblemKind kind);
