@@ -17,8 +17,8 @@ namespace {
 using namespace scaleopt;
 
 QuestionSetup example_setup(const char* name) {
-  const cli::Scenario scenario =
-      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
   return cli::scenario_setup(scenario);
 }
 
@@ -35,8 +35,8 @@ void BM_FastPath(benchmark::State& state, const char* name) {
 // The setup itself (validation, cost model from the scenario's setups): what each sweep point
 // pays besides the solve.
 void BM_Setup(benchmark::State& state, const char* name) {
-  const cli::Scenario scenario =
-      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
   for (auto _ : state) benchmark::DoNotOptimize(cli::scenario_setup(scenario));
 }
 

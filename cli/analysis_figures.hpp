@@ -6,10 +6,10 @@
 #include <string>
 
 #include "scaleopt/cli/monte_carlo.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/sensitivity_analysis.hpp"
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/plots/sweep_figure.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

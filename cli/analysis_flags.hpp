@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

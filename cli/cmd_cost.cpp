@@ -6,9 +6,9 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/cost_output.hpp"
-#include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,13 +6,13 @@
 #include <sstream>
 
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/fit_output.hpp"
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/law_file.hpp"
-#include "scaleopt/cli/runs_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,9 +6,9 @@
 #include "scaleopt/cli/allocation_output.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 namespace scaleopt::cli {
 namespace {

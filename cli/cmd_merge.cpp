@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/sweep_merge.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

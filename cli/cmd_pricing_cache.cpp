@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/cache_tier_catalog.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
 #include "scaleopt/cli/serving_flags.hpp"
@@ -14,6 +13,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/cache_plan.hpp"
+#include "scaleopt/scenario/cache_tier_catalog.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/csv_output.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
@@ -16,6 +15,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

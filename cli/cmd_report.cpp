@@ -9,7 +9,6 @@
 
 #include "scaleopt/cli/analysis_figures.hpp"
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/gnuplot_runner.hpp"
 #include "scaleopt/cli/plot_figures.hpp"
@@ -20,6 +19,7 @@
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/cli/uncertainty_output.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

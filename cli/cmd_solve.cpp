@@ -6,9 +6,9 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/lifecycle_output.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/solve_scenario.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -5,11 +5,11 @@
 
 #include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/uncertainty_output.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

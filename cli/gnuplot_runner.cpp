@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/cli/process.hpp"
 #include "scaleopt/cli/temporary_directory.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

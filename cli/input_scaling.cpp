@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/problems/question/question_elasticity.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,8 +1,8 @@
 #include "scaleopt/cli/law_flags.hpp"
 
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/law_file.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/law_file.hpp"
 
 namespace scaleopt::cli {
 

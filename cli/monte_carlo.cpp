@@ -6,10 +6,10 @@
 
 #include "scaleopt/cli/input_scaling.hpp"
 #include "scaleopt/cli/lifecycle_csv.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
-#include "scaleopt/cli/uncertainty_table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/fit/sample_statistics.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/scenario/uncertainty_table.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {

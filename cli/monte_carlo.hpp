@@ -1,7 +1,7 @@
 #pragma once
 // Monte Carlo over a scenario's uncertain inputs (scaleopt uncertainty): every sample draws its
 // inputs from the [uncertainty] distributions with its own random stream, seeded from (seed,
-// sample index) (problems/sample_generator.hpp), and is solved (the fast path where costs are
+// sample index) (scenario/sample_generator.hpp), and is solved (the fast path where costs are
 // linear in N, NLopt otherwise). Quantiles of the outputs over the samples that converged, and
 // the shares of samples that were infeasible, invalid (a draw outside what the input allows,
 // or breaking a rule between keys) or not converged. The same seed gives the same answer at
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/problems/question/question_elasticity.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

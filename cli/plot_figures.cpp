@@ -4,12 +4,12 @@
 #include <filesystem>
 
 #include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/cli/serving_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/plots/context_cost_figure.hpp"
 #include "scaleopt/plots/isoloss_figure.hpp"
 #include "scaleopt/plots/phases_figure.hpp"
+#include "scaleopt/scenario/serving_inputs.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

@@ -6,8 +6,8 @@
 
 #include "scaleopt/cli/html_text.hpp"
 #include "scaleopt/cli/lifecycle_output.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 namespace {

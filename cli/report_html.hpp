@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

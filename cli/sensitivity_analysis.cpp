@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/question/question_elasticity.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

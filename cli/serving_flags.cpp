@@ -3,11 +3,11 @@
 #include <cmath>
 
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/hardware_catalog.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -41,17 +41,6 @@ ServingInputs from_flags(const ServingFlags& flags) {
 }
 
 }  // namespace
-
-ServingInputs serving_inputs(const Scenario& scenario) {
-  ServingInputs in;
-  in.prefix = "inference";
-  in.file = scenario.file;
-  in.model = scenario.architecture;
-  in.setup = scenario.serving;
-  in.prices = scenario.prices;
-  in.assumptions = scenario.assumptions;
-  return in;
-}
 
 void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario) {
   if (with_scenario) {
@@ -153,30 +142,6 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   }
   if (flags.attention_flops) setup.attention_flops = true;
   return in;
-}
-
-Roofline ServingInputs::roofline() const {
-  try {
-    return make_roofline(model, setup, prefix);
-  } catch (const InputError& e) {
-    if (file.empty()) throw;
-    throw InputError(file + ": " + e.what());  // e names the key
-  }
-}
-
-ServingPlan ServingInputs::plan(const Roofline& r, double context_tokens) const {
-  try {
-    return plan_serving(r, setup, context_tokens, prefix);
-  } catch (const InputError& e) {
-    if (file.empty()) throw;
-    throw InputError(file + ": " + e.what());
-  }
-}
-
-std::string describe_replica(const ServingInputs& in) {
-  return format_quantity(in.setup.chips, Unit::number, 6) + " x " + in.setup.chip.id + " (" +
-         std::string(to_string(in.setup.precision)) + " weights, " +
-         std::string(to_string(in.setup.kv_precision)) + " KV)";
 }
 
 }  // namespace scaleopt::cli

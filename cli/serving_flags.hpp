@@ -10,12 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/costmodel/architecture.hpp"
-#include "scaleopt/costmodel/price_list.hpp"
-#include "scaleopt/costmodel/roofline.hpp"
-#include "scaleopt/costmodel/serving_setup.hpp"
-#include "scaleopt/problems/serving/serving_plan.hpp"
+#include "scaleopt/scenario/serving_inputs.hpp"
 
 namespace scaleopt::cli {
 
@@ -30,27 +25,7 @@ struct ServingFlags {
 // Registers the flags on `command`; `with_scenario` adds the positional scenario and --set.
 void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario);
 
-// A model and a serving setup, from flags or a scenario plus flags.
-struct ServingInputs {
-  Architecture model;
-  ServingSetup setup;               // setup.context_tokens: the scenario's, or 8K (assumed)
-  std::optional<PriceList> prices;  // the scenario's [pricing] table
-  std::vector<std::string> assumptions;
-  std::string file;    // the scenario file, empty without one
-  std::string prefix;  // how setup fields are named in errors: "--" or "inference"
-
-  // make_roofline and plan_serving, with errors located in the scenario file when there is one.
-  Roofline roofline() const;
-  ServingPlan plan(const Roofline& roofline, double context_tokens) const;
-};
-
 // Throws InputError naming the flag (or file:line and key) for bad input.
 ServingInputs resolve_serving(const ServingFlags& flags);
-
-// The model, serving setup and price list of a scenario already read.
-ServingInputs serving_inputs(const Scenario& scenario);
-
-// "8 x h200 (fp8 weights, bf16 KV)".
-std::string describe_replica(const ServingInputs& inputs);
 
 }  // namespace scaleopt::cli

@@ -2,8 +2,8 @@
 // A scenario's [problem] solved, for every command that shows an answer (solve, plot, report):
 // the same checks and the same one-line errors everywhere.
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::cli {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <fstream>
 
-#include "scaleopt/cli/csv_errors.hpp"
-#include "scaleopt/cli/fccp.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/csv_errors.hpp"
+#include "scaleopt/scenario/fccp.hpp"
 
 namespace scaleopt::cli {
 namespace {

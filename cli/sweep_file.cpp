@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "scaleopt/cli/atomic_file.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

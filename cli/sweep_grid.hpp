@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <filesystem>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/cli/sweep_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -10,9 +10,9 @@
 #include <span>
 #include <string>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/sweep_grid.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

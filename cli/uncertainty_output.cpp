@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "scaleopt/cli/allocation_output.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
 namespace {

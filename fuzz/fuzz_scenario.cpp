@@ -1,4 +1,4 @@
-// Fuzzes the scenario loader (cli/scenario.hpp) and what `scaleopt cost` and `scaleopt solve`
+// Fuzzes the scenario loader (scenario/scenario.hpp) and what `scaleopt cost` and `scaleopt solve`
 // do with a scenario that loads. Input: the TOML document, then up to four `--set KEY=VALUE`
 // overrides, each after a NUL byte (TOML text cannot hold NUL, so the split is unambiguous).
 // Invariants:
@@ -20,9 +20,9 @@
 #include "fuzz/fuzz_checks.hpp"
 #include "scaleopt/cli/cost_output.hpp"
 #include "scaleopt/cli/lifecycle_output.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace {
 
@@ -40,7 +40,7 @@ void check_output(const std::string& table, const nlohmann::ordered_json& json,
   if (!nlohmann::json::accept(dumped)) invariant_broken("JSON does not parse back", dumped);
 }
 
-void check_cost(const scaleopt::cli::Scenario& scenario, const std::string& input) {
+void check_cost(const scaleopt::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
   PhaseCosts cost;
   try {
@@ -99,8 +99,8 @@ void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::Questi
   }
 }
 
-void check_fast_path(const scaleopt::cli::Scenario& scenario,
-                     const scaleopt::QuestionSolution& solution, const std::string& input) {
+void check_fast_path(const scaleopt::Scenario& scenario, const scaleopt::QuestionSolution& solution,
+                     const std::string& input) {
   using namespace scaleopt;
   const std::optional<QuestionSummary> fast =
       solve_question_fast(question_setup(scenario, *scenario.law, scenario.problem));
@@ -112,7 +112,7 @@ void check_fast_path(const scaleopt::cli::Scenario& scenario,
   }
 }
 
-void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& input) {
+void check_solve(const scaleopt::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
   if (!scenario.problem_given || !scenario.law) return;
   QuestionSolution solution;
@@ -137,9 +137,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string> parts =
       fuzz::split_at_nul(fuzz::as_text(data, size), kMaxOverrides);
   const std::vector<std::string> overrides(parts.begin() + 1, parts.end());
-  cli::Scenario scenario;
+  scaleopt::Scenario scenario;
   try {
-    scenario = cli::load_scenario_text(parts[0], "fuzz.toml", overrides);
+    scenario = scaleopt::load_scenario_text(parts[0], "fuzz.toml", overrides);
   } catch (const InputError&) {
     return 0;
   }

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 

@@ -2,12 +2,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/pretraining_cost.hpp"
 #include "scaleopt/costmodel/rl_cost.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -15,7 +15,7 @@ namespace {
 
 TrainingSetup h100_training(double tokens) {
   TrainingSetup training;
-  training.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  training.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   training.tokens = tokens;
   training.mfu = 0.4;
   return training;

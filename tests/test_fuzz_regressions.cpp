@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "scaleopt/cli/runs_csv.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -15,8 +15,8 @@ namespace {
 
 std::string csv_error(std::string_view text) {
   try {
-    cli::read_runs_csv_text(text, "runs.csv",
-                            {.params = "N", .tokens = "", .flops = "C", .loss = "loss"});
+    scaleopt::read_runs_csv_text(text, "runs.csv",
+                                 {.params = "N", .tokens = "", .flops = "C", .loss = "loss"});
   } catch (const InputError& e) {
     return e.what();
   }
@@ -53,8 +53,8 @@ TEST_CASE("fuzz: a compute column giving infinite or zero tokens is refused", "[
 // stopped at 1e30 tokens, the bound of D, while the 1-D reduction went past it; they
 // disagreed by 100%. The reduction now keeps D within its bounds as NLopt does.
 TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of D", "[fuzz]") {
-  const cli::Scenario scenario =
-      cli::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
   const QuestionSolution solution = solve_question(scenario, *scenario.law, scenario.problem);
   REQUIRE(solution.status() == Status::converged);
   CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-12));
@@ -70,8 +70,8 @@ TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both me
   const std::string scenario_text =
       "[law]\npreset = \"epoch2024\"\n[inference]\ntokens = \"1T\"\noutput_fraction = 0.5\n"
       "[problem]\nkind = \"min-lifetime-flops\"\ntarget_loss = 7.4\n";
-  const cli::Scenario scenario =
-      cli::load_scenario_text(scenario_text, "fuzz.toml", {"inference.tokens=1e40"});
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario_text(scenario_text, "fuzz.toml", {"inference.tokens=1e40"});
   const LossLaw& law = *scenario.law;
   const double wall_params =
       std::pow(law.A / (7.4 - law.E - law.B * std::pow(1e30, -law.beta)), 1.0 / law.alpha);

@@ -5,9 +5,9 @@
 #include <map>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/hardware_catalog.hpp"
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

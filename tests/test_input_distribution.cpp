@@ -12,7 +12,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/fit/sample_statistics.hpp"
-#include "scaleopt/problems/input_distribution.hpp"
+#include "scaleopt/scenario/input_distribution.hpp"
 
 using namespace scaleopt;
 

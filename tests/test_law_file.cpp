@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/law_file.hpp"
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/problems/pricing/price_ratio.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -16,7 +16,7 @@ namespace {
 
 Roofline frontier_on_h100() {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   setup.chips = 8;
   setup.precision = Precision::fp8;
   return make_roofline(architecture_preset("frontier-100b"), setup, "t");

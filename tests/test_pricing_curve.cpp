@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -27,7 +27,7 @@ struct Frontier {
   double kv_usd_per_context_token = usd_per_second * kv / W;
 
   Frontier() {
-    setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+    setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
     setup.chips = 8;
     setup.precision = Precision::fp8;
     setup.usd_per_chip_hour = 2.0;

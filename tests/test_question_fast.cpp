@@ -5,12 +5,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/question/lifetime_newton.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
@@ -168,7 +168,7 @@ TEST_CASE("fast path: the Chinchilla-rule model of a loss lies on D = r N at tha
 }
 
 TEST_CASE("fast path: linear costs only; the roofline goes to NLopt", "[fast]") {
-  const cli::Scenario budget = cli::load_scenario(example("budget_plan.toml"));
+  const scaleopt::Scenario budget = scaleopt::load_scenario(example("budget_plan.toml"));
   const QuestionSetup setup = question_setup(budget, *budget.law, budget.problem);
   CHECK_FALSE(linear_cost(setup.model, setup.unit));
   CHECK_FALSE(solve_question_fast(setup));
@@ -177,7 +177,7 @@ TEST_CASE("fast path: linear costs only; the roofline goes to NLopt", "[fast]") 
 TEST_CASE("fast path: every number of the examples' answers agrees with solve's", "[fast]") {
   for (const char* name : {"sardana_compute.toml", "sardana_cost.toml", "frontier_100x.toml"}) {
     INFO(name);
-    const cli::Scenario scenario = cli::load_scenario(example(name));
+    const scaleopt::Scenario scenario = scaleopt::load_scenario(example(name));
     const QuestionSetup setup = question_setup(scenario, *scenario.law, scenario.problem);
     const auto fast = solve_question_fast(setup);
     REQUIRE(fast);

@@ -13,9 +13,9 @@
 #include "figure_checks.hpp"
 #include "scaleopt/cli/process.hpp"
 #include "scaleopt/cli/report_html.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/temporary_directory.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace {
 
@@ -197,7 +197,7 @@ TEST_CASE("report: an infeasible scenario fails with the solver's message and le
 TEST_CASE("report: every input says where it comes from", "[report]") {
   using scaleopt::cli::input_source;
   const auto scenario =
-      scaleopt::cli::load_scenario(example("budget_plan.toml"), {"inference.rate=6M/s"});
+      scaleopt::load_scenario(example("budget_plan.toml"), {"inference.rate=6M/s"});
   const std::vector<std::string> overrides{"inference.rate=6M/s"};
   CHECK(input_source(scenario, "training.mfu", overrides) == "scenario file");
   CHECK(input_source(scenario, "inference.rate", overrides) == "--set inference.rate=6M/s");

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/cli/stress_reproduction.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/stress_check.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -116,7 +116,7 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
     }
     const std::string text = cli::stress_reproduction(instance);
     INFO(text);
-    const cli::Scenario scenario = cli::load_scenario_text(text, "instance.toml");
+    const scaleopt::Scenario scenario = scaleopt::load_scenario_text(text, "instance.toml");
     REQUIRE(scenario.law);
     const QuestionSolution direct = solve_question(instance.inputs, instance.law, instance.problem);
     const QuestionSolution loaded = solve_question(scenario, *scenario.law, scenario.problem);

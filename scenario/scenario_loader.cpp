@@ -1,18 +1,18 @@
-// Reading a scenario file through the key registry (cli/scenario_keys.hpp), and --set.
+// Reading a scenario file through the key registry (scenario/scenario_keys.hpp), and --set.
 
 #include <algorithm>
 #include <sstream>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
-#include "scaleopt/cli/law_file.hpp"
-#include "scaleopt/cli/price_list_file.hpp"
-#include "scaleopt/cli/scenario.hpp"
-#include "scaleopt/cli/scenario_keys.hpp"
-#include "scaleopt/cli/toml_reading.hpp"
-#include "scaleopt/cli/uncertainty_table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/price_list_file.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/uncertainty_table.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 std::vector<std::string_view> split(std::string_view path) {
@@ -284,4 +284,4 @@ Scenario load_scenario_text(std::string_view text, const std::string& name,
   return load_document(parse_toml_text(text, name), overrides);
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

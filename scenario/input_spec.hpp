@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 enum class KeyKind { number, text, boolean };
 
@@ -27,4 +27,4 @@ inline constexpr Range kAtLeastOne{1.0, std::numeric_limits<double>::infinity(),
 inline constexpr Range kFraction{0.0, 1.0, true, false};       // (0, 1]: efficiencies, MFU
 inline constexpr Range kUnitInterval{0.0, 1.0, false, false};  // [0, 1]: shares
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "scaleopt/costmodel/loss_law.hpp"
-#include "scaleopt/problems/sample_generator.hpp"
+#include "scaleopt/scenario/sample_generator.hpp"
 
 namespace scaleopt {
 

@@ -1,14 +1,14 @@
-#include "scaleopt/cli/hardware_catalog.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
 #include <array>
 #include <sstream>
 
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/hardware_catalog_text.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 const std::array<HardwareField, 9> kFields{{
@@ -135,4 +135,4 @@ std::vector<Hardware> builtin_hardware() {
   return ordered;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

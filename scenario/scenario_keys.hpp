@@ -5,8 +5,8 @@
 // table of docs/scenario.md all come from it.
 //
 // Adding a key: one entry in scenario_keys.cpp plus the struct field it reads and writes.
-// Chip fields ("hardware.<id>.<field>") come from cli/hardware_catalog.hpp; the [law] keys are
-// read by cli/law_file.hpp and listed here for docs, --set and numeric inputs.
+// Chip fields ("hardware.<id>.<field>") come from scenario/hardware_catalog.hpp; the [law] keys are
+// read by scenario/law_file.hpp and listed here for docs, --set and numeric inputs.
 
 #include <optional>
 #include <span>
@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "scaleopt/cli/input_spec.hpp"
-#include "scaleopt/cli/scenario.hpp"
 #include "scaleopt/costmodel/hardware.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/input_spec.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // What text setters may look up: the chips known to this scenario (catalog and file).
 struct KeyContext {
@@ -40,7 +40,7 @@ struct ScenarioKey {
   void (*set)(Scenario&, double) = nullptr;
   void (*set_text)(Scenario&, const std::string&, const KeyContext&) = nullptr;
   void (*set_bool)(Scenario&, bool) = nullptr;
-  // Read elsewhere (the [law] table by cli/law_file.hpp): not read entry by entry.
+  // Read elsewhere (the [law] table by scenario/law_file.hpp): not read entry by entry.
   bool delegated = false;
 };
 
@@ -104,4 +104,4 @@ void validate_scenario(const Scenario& scenario);
 // The key table of docs/scenario.md (markdown), generated from the registry.
 std::string scenario_keys_markdown();
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

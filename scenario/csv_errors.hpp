@@ -9,7 +9,7 @@ namespace io::error {
 struct base;
 }
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // `flag_of(column)` names the flag that asked for a column ("--loss-col"), for "no column
 // 'loss' (named by --loss-col) in the header".
@@ -18,4 +18,4 @@ namespace scaleopt::cli {
 
 [[noreturn]] void fail_at_line(const std::string& path, int line, const std::string& what);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

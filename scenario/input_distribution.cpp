@@ -1,4 +1,4 @@
-#include "scaleopt/problems/input_distribution.hpp"
+#include "scaleopt/scenario/input_distribution.hpp"
 
 #include <Eigen/Dense>
 #include <array>

@@ -1,10 +1,10 @@
-#include "scaleopt/cli/cache_tier_catalog.hpp"
+#include "scaleopt/scenario/cache_tier_catalog.hpp"
 
 #include "scaleopt/costmodel/cache_tier_catalog_text.hpp"
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 CacheTier read_tier(const std::string& file, const toml::table& table, const std::string& id) {
@@ -58,4 +58,4 @@ std::vector<CacheTier> builtin_cache_tiers() {
       parse_toml_text(cache_tier_catalog_toml(), "costmodel/data/cache_tiers.toml"));
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,15 +1,15 @@
-#include "scaleopt/cli/scenario_keys.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 #include <algorithm>
 #include <sstream>
 
-#include "scaleopt/cli/hardware_catalog.hpp"
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 using Get = std::optional<double> (*)(const Scenario&);
@@ -35,14 +35,14 @@ ScenarioKey boolean(std::string_view path, std::string_view default_text, std::s
           doc,  nullptr,          nullptr,      nullptr, set_bool,     false};
 }
 
-// A [law] key: read by cli/law_file.hpp; numbers are accessible on the typed law.
+// A [law] key: read by scenario/law_file.hpp; numbers are accessible on the typed law.
 ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view default_text,
                     std::string_view doc, Get get = nullptr, Set set = nullptr) {
   return {path, kind, Unit::number, kPositive, default_text, false,
           doc,  get,  set,          nullptr,   nullptr,      true};
 }
 
-// A [pricing] key: read by cli/price_list_file.hpp, listed here for docs and --set.
+// A [pricing] key: read by scenario/price_list_file.hpp, listed here for docs and --set.
 ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
                         std::string_view default_text, std::string_view doc) {
   return {path, kind,    unit,    kNonNegative, default_text, false,
@@ -492,7 +492,7 @@ std::vector<ScenarioKey> make_keys() {
           "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
           [](const Scenario& s) { return s.problem.tokens_per_param; },
           [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
-      // [pricing]: a provider's price list, read by cli/price_list_file.hpp
+      // [pricing]: a provider's price list, read by scenario/price_list_file.hpp
       pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
                   "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),
       pricing_key("pricing.source", KeyKind::text, Unit::number, "none",
@@ -579,7 +579,7 @@ std::vector<std::string_view> scenario_tables() {
   };
   for (const ScenarioKey& key : scenario_keys()) add(key.path.substr(0, key.path.find('.')));
   add("hardware");
-  add("uncertainty");  // read by cli/uncertainty_table.hpp
+  add("uncertainty");  // read by scenario/uncertainty_table.hpp
   return tables;
 }
 
@@ -706,4 +706,4 @@ std::string scenario_keys_markdown() {
   return out.str();
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

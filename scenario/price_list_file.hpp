@@ -19,10 +19,10 @@
 
 #include "scaleopt/costmodel/price_list.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // Reads the table found at `key` (normally "pricing") of `file`; errors give file:line and key.
 PriceList read_price_list(const std::string& file, const toml::table& table,
                           const std::string& key);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,17 +1,18 @@
 #pragma once
 // A scenario file (TOML): law, architecture, hardware, prices, MFUs and demand in one place.
-// Every key is declared once in the registry (cli/scenario_keys.hpp), which drives reading,
+// Every key is declared once in the registry (scenario/scenario_keys.hpp), which drives reading,
 // unknown-key errors, --set overrides, the numeric inputs of sweeps, and docs/scenario.md.
 //
-//   [law]           the loss law (cli/law_file.hpp)
+//   [law]           the loss law (scenario/law_file.hpp)
 //   [architecture]  a preset and/or shape fields
 //   [hardware.<id>] chips added to, or overriding, the built-in catalog
 //   [training]      pretraining: chip, tokens, MFU, cluster, price
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
-//   [pricing]       a provider's price list in tiers by prompt length (cli/price_list_file.hpp)
-//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
+//   [pricing]       a provider's price list in tiers by prompt length
+//   (scenario/price_list_file.hpp) [uncertainty]   distributions of inputs for `scaleopt
+//   uncertainty`
 
 #include <optional>
 #include <string>
@@ -20,11 +21,11 @@
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/costmodel/price_list.hpp"
-#include "scaleopt/problems/input_distribution.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/input_distribution.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 struct Scenario : LifetimeInputs {
   std::string file;                 // where it was read from (for messages)
@@ -38,7 +39,7 @@ struct Scenario : LifetimeInputs {
   // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
   // reports that say where each input came from.
   std::vector<std::string> keys_given;
-  // Distributions of inputs for Monte Carlo ([uncertainty], cli/uncertainty_table.hpp).
+  // Distributions of inputs for Monte Carlo ([uncertainty], scenario/uncertainty_table.hpp).
   UncertaintySpec uncertainty;
 };
 
@@ -51,4 +52,4 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario load_scenario_text(std::string_view text, const std::string& name,
                             const std::vector<std::string>& overrides = {});
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

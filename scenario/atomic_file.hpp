@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // A hidden temporary sibling of `path` (".NAME.tmp-XXXXXX", mode 0644) that another writer,
 // such as gnuplot, fills; commit() renames it over `path`. Destroyed uncommitted, it removes
@@ -34,4 +34,4 @@ class AtomicOutput {
 // Throws InputError "FLAG: cannot write PATH: reason" (nothing is left behind on failure).
 void write_file_atomically(const std::string& path, std::string_view text, std::string_view flag);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -22,7 +22,7 @@
 
 #include "scaleopt/costmodel/loss_law.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // Reads the table found at key `key` (normally "law") of `file`; validates the law.
 LossLaw read_law_table(const std::string& file, const toml::table& law, const std::string& key);
@@ -34,4 +34,4 @@ LossLaw read_law_file(const std::string& path);
 // reading it back gives the same doubles.
 std::string law_to_toml(const LossLaw& law);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/cache_tier.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // Cloud storage is billed per GiB, and Google Cloud's monthly prices assume 730 hours.
 inline constexpr double kBytesPerGib = 1073741824.0;
@@ -21,4 +21,4 @@ std::vector<CacheTier> read_cache_tiers(const TomlDocument& document);
 // The built-in catalog, parsed from the embedded text (throws only if that text is broken).
 std::vector<CacheTier> builtin_cache_tiers();
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

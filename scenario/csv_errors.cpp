@@ -1,11 +1,11 @@
-#include "scaleopt/cli/csv_errors.hpp"
+#include "scaleopt/scenario/csv_errors.hpp"
 
 #include <cstring>
 
-#include "scaleopt/cli/fccp.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/fccp.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 void fail_at_line(const std::string& path, int line, const std::string& what) {
   throw InputError(path + ":" + std::to_string(line) + ": " + what);
@@ -50,4 +50,4 @@ void rethrow_csv_error(const std::string& path, const io::error::base& error,
   fail_at_line(path, line, error.what());
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,9 +1,9 @@
-#include "scaleopt/cli/input_spec.hpp"
+#include "scaleopt/scenario/input_spec.hpp"
 
 #include <cmath>
 #include <sstream>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 bool Range::contains(double value) const {
   if (!std::isfinite(value)) return false;
@@ -27,4 +27,4 @@ std::string Range::describe() const {
   return text.str();
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

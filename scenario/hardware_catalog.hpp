@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "scaleopt/cli/input_spec.hpp"
 #include "scaleopt/costmodel/hardware.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/input_spec.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // One key of a chip's table.
 struct HardwareField {
@@ -41,4 +41,4 @@ Hardware read_hardware_table(const std::string& file, const toml::table& table,
 // The built-in catalog, parsed from the embedded text (throws only if that text is broken).
 std::vector<Hardware> builtin_hardware();
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

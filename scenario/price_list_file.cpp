@@ -1,9 +1,9 @@
-#include "scaleopt/cli/price_list_file.hpp"
+#include "scaleopt/scenario/price_list_file.hpp"
 
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 PriceList read_price_list(const std::string& file, const toml::table& table,
                           const std::string& key) {
@@ -50,4 +50,4 @@ PriceList read_price_list(const std::string& file, const toml::table& table,
   return prices;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,16 +1,16 @@
-#include "scaleopt/cli/runs_csv.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
 
-#include "scaleopt/cli/csv_errors.hpp"
-#include "scaleopt/cli/fccp.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/csv_errors.hpp"
+#include "scaleopt/scenario/fccp.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 // Cells may be quoted ("1,000" is one cell); spaces and tabs around a cell are trimmed;
@@ -126,4 +126,4 @@ RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
                    [&] { return std::make_unique<Reader>(name, begin, begin + text.size()); });
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,4 +1,4 @@
-#include "scaleopt/cli/toml_reading.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 std::string describe_type(const toml::node& node) {
@@ -173,4 +173,4 @@ void reject_unknown_keys(const std::string& file, const toml::table& table, std:
   }
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -11,7 +11,7 @@
 
 #include "scaleopt/problems/fit/training_run.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // The header names of the columns to read; exactly one of `tokens` and `flops` is set.
 // With `flops`, D = C / (6 N) (C = 6 N D, DESIGN.md section 3). Other columns are ignored.
@@ -41,4 +41,4 @@ RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns);
 RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
                            const RunsCsvColumns& columns);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

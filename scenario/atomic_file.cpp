@@ -1,4 +1,4 @@
-#include "scaleopt/cli/atomic_file.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 AtomicOutput::AtomicOutput(std::string path, std::string_view flag)
     : path_(std::move(path)), flag_(flag) {
@@ -74,4 +74,4 @@ void write_file_atomically(const std::string& path, std::string_view text, std::
   output.commit();
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -16,9 +16,9 @@
 #include <toml++/toml.h>
 #include <string>
 
-#include "scaleopt/cli/scenario.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // Reads the table found at "uncertainty" of `file` for `scenario` (already read: the paths are
 // checked against its numeric inputs and the chips it uses). Throws InputError
@@ -31,4 +31,4 @@ UncertaintySpec read_uncertainty_table(const std::string& file, const toml::tabl
 // preset's published one (epoch2024). Throws InputError when there is none.
 LawUncertainty bootstrap_uncertainty(const LossLaw& law);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,13 +1,13 @@
-#include "scaleopt/cli/law_file.hpp"
+#include "scaleopt/scenario/law_file.hpp"
 
 #include <array>
 #include <iomanip>
 #include <sstream>
 
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 double& coefficient(LossLaw& law, std::size_t index) {
@@ -145,4 +145,4 @@ std::string law_to_toml(const LossLaw& law) {
   return out.str();
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

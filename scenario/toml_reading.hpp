@@ -11,7 +11,7 @@
 
 #include "scaleopt/costmodel/quantity.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // A parsed document and the name it is reported under (its path, or "--set" for overrides).
 struct TomlDocument {
@@ -58,4 +58,4 @@ std::vector<std::pair<std::string, const toml::node*>> entries_in_file_order(
 // "prefix.key" or "key" when the prefix is empty.
 std::string join_key(std::string_view prefix, std::string_view key);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,10 +1,10 @@
-#include "scaleopt/cli/uncertainty_table.hpp"
+#include "scaleopt/scenario/uncertainty_table.hpp"
 
-#include "scaleopt/cli/scenario_keys.hpp"
-#include "scaleopt/cli/toml_reading.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 constexpr const char* kExample = "{ dist = \"lognormal\", median = ..., sigma = ... }";
@@ -111,4 +111,4 @@ UncertaintySpec read_uncertainty_table(const std::string& file, const toml::tabl
   return spec;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt
