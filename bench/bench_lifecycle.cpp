@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 
 namespace {
@@ -19,7 +19,7 @@ using namespace scaleopt;
 QuestionSetup example_setup(const char* name) {
   const scaleopt::Scenario scenario =
       scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
-  return cli::scenario_setup(scenario);
+  return scaleopt::scenario_setup(scenario);
 }
 
 void BM_NloptPath(benchmark::State& state, const char* name) {
@@ -37,7 +37,7 @@ void BM_FastPath(benchmark::State& state, const char* name) {
 void BM_Setup(benchmark::State& state, const char* name) {
   const scaleopt::Scenario scenario =
       scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
-  for (auto _ : state) benchmark::DoNotOptimize(cli::scenario_setup(scenario));
+  for (auto _ : state) benchmark::DoNotOptimize(scaleopt::scenario_setup(scenario));
 }
 
 BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_flops, "sardana_compute.toml");

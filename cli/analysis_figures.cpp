@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/cli/sensitivity_output.hpp"
 #include "scaleopt/cli/sweep_plot.hpp"
 #include "scaleopt/cli/uncertainty_output.hpp"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "scaleopt/cli/monte_carlo.hpp"
-#include "scaleopt/cli/sensitivity_analysis.hpp"
+#include "scaleopt/analysis/monte_carlo.hpp"
+#include "scaleopt/analysis/sensitivity_analysis.hpp"
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/plots/sweep_figure.hpp"
 #include "scaleopt/scenario/scenario.hpp"

@@ -1,6 +1,6 @@
 #include "scaleopt/cli/analysis_flags.hpp"
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 

@@ -3,9 +3,9 @@
 
 #include <memory>
 
+#include "scaleopt/analysis/sweep_merge.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/sweep_merge.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/analysis_figures.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
@@ -11,7 +12,6 @@
 #include "scaleopt/cli/gnuplot_runner.hpp"
 #include "scaleopt/cli/plot_figures.hpp"
 #include "scaleopt/cli/scenario_flags.hpp"
-#include "scaleopt/cli/solve_scenario.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/cli/sweep_plot.hpp"
 #include "scaleopt/costmodel/input_error.hpp"

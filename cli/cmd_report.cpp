@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/analysis_figures.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
@@ -15,7 +16,6 @@
 #include "scaleopt/cli/report_html.hpp"
 #include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/sensitivity_output.hpp"
-#include "scaleopt/cli/solve_scenario.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/cli/uncertainty_output.hpp"
 #include "scaleopt/costmodel/input_error.hpp"

@@ -3,10 +3,10 @@
 
 #include <memory>
 
+#include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/lifecycle_output.hpp"
-#include "scaleopt/cli/solve_scenario.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 

@@ -7,15 +7,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/analysis/sweep_csv_writer.hpp"
+#include "scaleopt/analysis/sweep_file.hpp"
+#include "scaleopt/analysis/sweep_runner.hpp"
 #include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/input_scaling.hpp"
 #include "scaleopt/cli/interrupt.hpp"
 #include "scaleopt/cli/progress_bar.hpp"
-#include "scaleopt/cli/sweep_file.hpp"
-#include "scaleopt/cli/sweep_runner.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -126,7 +127,8 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   const SweepGrid grid(parse_axes(scenario, args.vary));
   check_first_point(scenario, grid);
   const SweepRunner runner(scenario, grid, options);
-  const std::string header = runner.header();
+  const SweepCsvWriter csv(grid, runner.kind(), options.solver.algorithm);
+  const std::string header = csv.header();
 
   const std::string partial = partial_path(args.out);
   const bool have_partial = std::filesystem::exists(partial);
@@ -147,7 +149,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   if (have_partial) {
     done = read_partial(
         partial, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
-        [&](std::size_t p) { return runner.values_text(p); });
+        [&](std::size_t p) { return csv.values_text(p); });
   }
   Progress progress;
   progress.resumed = done.points.size();
@@ -167,7 +169,9 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
     const auto stop = [] { return InterruptGuard::interrupted(); };
     const auto finished = [&bar](std::size_t n) { bar.add(n); };
     std::vector<std::size_t> chunk;
-    const auto write = [&file](const std::string& rows) { file.append(rows); };
+    const auto write = [&file, &csv](std::span<const SweepPoint> points) {
+      file.append(csv.rows(points));
+    };
     auto skip = done.points.begin();
     std::size_t taken = 0;
     // This shard's points in increasing order, less those already done, chunk by chunk.

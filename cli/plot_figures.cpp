@@ -3,7 +3,7 @@
 #include <array>
 #include <filesystem>
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/plots/context_cost_figure.hpp"

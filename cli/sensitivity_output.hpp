@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/cli/sensitivity_analysis.hpp"
+#include "scaleopt/analysis/sensitivity_analysis.hpp"
 #include "scaleopt/cli/table.hpp"
 
 namespace scaleopt::cli {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "scaleopt/problems/stress_check.hpp"
+#include "scaleopt/analysis/stress_check.hpp"
 
 namespace scaleopt::cli {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "scaleopt/problems/stress_instance.hpp"
+#include "scaleopt/analysis/stress_instance.hpp"
 
 namespace scaleopt::cli {
 

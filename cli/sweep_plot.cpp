@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "scaleopt/cli/sweep_csv.hpp"
+#include "scaleopt/analysis/sweep_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "scaleopt/cli/monte_carlo.hpp"
+#include "scaleopt/analysis/monte_carlo.hpp"
 #include "scaleopt/cli/table.hpp"
 
 namespace scaleopt::cli {

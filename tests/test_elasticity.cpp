@@ -6,7 +6,7 @@
 #include <cmath>
 #include <optional>
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/question_elasticity.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
@@ -67,14 +67,14 @@ std::optional<OutputValues> finite_difference(const ScaledSetup& scaled) {
 void check_every_input(const char* name, const std::vector<std::string>& overrides = {},
                        double relative = 1e-5) {
   const scaleopt::Scenario scenario = scaleopt::load_scenario(example(name), overrides);
-  const QuestionSetup base = cli::scenario_setup(scenario);
+  const QuestionSetup base = scaleopt::scenario_setup(scenario);
   const QuestionSolution solution = solve_question(base);
   REQUIRE(solution.status() == Status::converged);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
   int compared = 0;
   for (const scaleopt::NumericInput& input : scaleopt::numeric_inputs(scenario)) {
-    const ScaledSetup scaled = cli::scaled_setup(scenario, input.path);
+    const ScaledSetup scaled = scaleopt::scaled_setup(scenario, input.path);
     const Elasticity ift = optimum_elasticity(base, optimum, scaled);
     const auto fd = finite_difference(scaled);
     INFO(name << ": " << input.path << " (" << ift.stencil << "): " << ift.message);
@@ -99,11 +99,11 @@ void check_every_input(const char* name, const std::vector<std::string>& overrid
 
 double elasticity_of(const scaleopt::Scenario& scenario, const std::string& path,
                      std::size_t output) {
-  const QuestionSetup base = cli::scenario_setup(scenario);
+  const QuestionSetup base = scaleopt::scenario_setup(scenario);
   const QuestionSolution solution = solve_question(base);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
-  const Elasticity e = optimum_elasticity(base, optimum, cli::scaled_setup(scenario, path));
+  const Elasticity e = optimum_elasticity(base, optimum, scaleopt::scaled_setup(scenario, path));
   REQUIRE(e.status == Status::converged);
   return e.values[output];
 }
@@ -180,7 +180,7 @@ TEST_CASE("envelope theorem: the cost's elasticity to a phase's price is that ph
   // At an optimum, d ln C* / d ln p = (p / C) dC/dp at fixed (N, D) (the plan's own move is
   // second order): for a price that multiplies one phase, its share of the total.
   const scaleopt::Scenario cost = scaleopt::load_scenario(example("sardana_cost.toml"));
-  const QuestionSolution solution = solve_question(cli::scenario_setup(cost));
+  const QuestionSolution solution = solve_question(scaleopt::scenario_setup(cost));
   const CostShares& shares = solution.answer.shares;
   // IFT error ~1e-9 against shares of order 0.3-0.7.
   CHECK(elasticity_of(cost, "inference.usd_per_chip_hour", kCost) ==
@@ -197,7 +197,7 @@ TEST_CASE("equal-cost heuristic: closed-form elasticities of its plan", "[elasti
   // (prefill and decode MFUs are equal in the example, so -output_fraction = -0.25).
   const scaleopt::Scenario frontier = scaleopt::load_scenario(example("frontier_100x.toml"));
   auto heuristic = [&](const std::string& path) {
-    const Elasticity e = heuristic_elasticity(cli::scaled_setup(frontier, path));
+    const Elasticity e = heuristic_elasticity(scaleopt::scaled_setup(frontier, path));
     REQUIRE(e.status == Status::converged);
     return e.values;
   };
@@ -207,7 +207,7 @@ TEST_CASE("equal-cost heuristic: closed-form elasticities of its plan", "[elasti
   CHECK(rate[kParams] == Approx(0.0).margin(kClosedForm));
   CHECK(rate[kTokens] == Approx(1.0).epsilon(kClosedForm));
   CHECK(rate[kOver] == Approx(1.0).epsilon(kClosedForm));
-  const QuestionSetup base = cli::scenario_setup(frontier);
+  const QuestionSetup base = scaleopt::scenario_setup(frontier);
   const double tokens = base.heuristic.pretrain_tokens;
   const double data_term = base.law().data_term(tokens);
   // d ln L / d ln D = -beta B D^-beta / L.

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "scaleopt/analysis/stress_check.hpp"
 #include "scaleopt/cli/stress_reproduction.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/problems/stress_check.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "scaleopt/cli/sweep_grid.hpp"
+#include "scaleopt/analysis/sweep_grid.hpp"
 
 namespace {
 
@@ -87,11 +87,11 @@ TEST_CASE("sweep: shards take interleaved blocks, counted without visiting them"
     for (std::size_t n : {1, 2, 3, 7, 64}) {
       std::size_t total = 0;
       for (std::size_t i = 1; i <= n; ++i) {
-        const scaleopt::cli::Shard shard{i, n};
+        const scaleopt::Shard shard{i, n};
         std::size_t counted = 0;
-        for (std::size_t p = 0; p < points; ++p) counted += scaleopt::cli::in_shard(p, shard);
+        for (std::size_t p = 0; p < points; ++p) counted += scaleopt::in_shard(p, shard);
         INFO(points << " points, shard " << i << "/" << n);
-        CHECK(scaleopt::cli::shard_points(points, shard) == counted);
+        CHECK(scaleopt::shard_points(points, shard) == counted);
         total += counted;
       }
       CHECK(total == points);

@@ -1,16 +1,16 @@
-#include "scaleopt/cli/sensitivity_analysis.hpp"
+#include "scaleopt/analysis/sensitivity_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
 
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 const LifetimePlan& optimum_plan(const QuestionSolution& solution) {
@@ -125,4 +125,4 @@ std::size_t parse_elasticity_output(const std::string& text, std::string_view fl
   throw InputError(std::string(flag) + ": unknown output '" + text + "': expected one of " + known);
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

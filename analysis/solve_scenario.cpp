@@ -1,8 +1,8 @@
-#include "scaleopt/cli/solve_scenario.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
 
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options) {
   if (!scenario.problem_given) {
@@ -23,4 +23,4 @@ QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& o
   return solution;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,4 +1,4 @@
-#include "scaleopt/problems/stress_check.hpp"
+#include "scaleopt/analysis/stress_check.hpp"
 
 #include <cmath>
 #include <exception>

@@ -1,4 +1,4 @@
-#include "scaleopt/cli/sweep_csv.hpp"
+#include "scaleopt/analysis/sweep_csv.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "scaleopt/scenario/csv_errors.hpp"
 #include "scaleopt/scenario/fccp.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 template <unsigned N>
@@ -89,4 +89,4 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
   return rows;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,4 +1,4 @@
-#include "scaleopt/cli/sweep_grid.hpp"
+#include "scaleopt/analysis/sweep_grid.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -145,4 +145,4 @@ std::size_t shard_points(std::size_t points, const Shard& shard) {
   return count;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,11 +1,11 @@
-#include "scaleopt/cli/sweep_merge.hpp"
+#include "scaleopt/analysis/sweep_merge.hpp"
 
 #include <algorithm>
 
-#include "scaleopt/cli/sweep_file.hpp"
+#include "scaleopt/analysis/sweep_file.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 struct Row {
@@ -88,4 +88,4 @@ std::string merge_sweep_files(const std::vector<std::string>& paths) {
   return merged;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

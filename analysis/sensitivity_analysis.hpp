@@ -16,7 +16,7 @@
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 struct SensitivityAnalysisOptions {
   double tornado_fraction = 0.2;  // inputs moved by -+20%; in (0, 1)
@@ -69,4 +69,4 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
 // "FLAG: unknown output 'x': expected one of ..." otherwise.
 std::size_t parse_elasticity_output(const std::string& text, std::string_view flag);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -13,7 +13,7 @@
 
 #include "scaleopt/problems/question/question_summary.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 std::vector<std::string> summary_columns(ProblemKind kind);
 
@@ -35,4 +35,4 @@ void append_integer(std::string& out, std::size_t value);
 // A CSV cell: quoted when it holds a comma, a quote or a line break.
 void append_text_cell(std::string& out, std::string_view text);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -17,7 +17,7 @@
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 struct MonteCarloOptions {
   std::size_t samples = 10000;
@@ -55,4 +55,4 @@ struct MonteCarloReport {
 // Throws InputError when the scenario has no [uncertainty] table, or for bad options.
 MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptions& options);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,4 +1,4 @@
-#include "scaleopt/problems/stress_instance.hpp"
+#include "scaleopt/analysis/stress_instance.hpp"
 
 #include <algorithm>
 #include <cmath>

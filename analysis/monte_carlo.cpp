@@ -1,18 +1,18 @@
-#include "scaleopt/cli/monte_carlo.hpp"
+#include "scaleopt/analysis/monte_carlo.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/cli/lifecycle_csv.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/analysis/lifecycle_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/fit/sample_statistics.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/uncertainty_table.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 enum class Outcome : unsigned char { converged, infeasible, not_converged, invalid };
@@ -163,4 +163,4 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
   return report;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // The merged file's text. Throws InputError naming the file (and line) for a header that
 // differs, a row that is not "point,points,...", a point given twice or missing, or files of
 // different grids.
 std::string merge_sweep_files(const std::vector<std::string>& paths);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,11 +1,11 @@
-#include "scaleopt/cli/lifecycle_csv.hpp"
+#include "scaleopt/analysis/lifecycle_csv.hpp"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 constexpr std::array<std::string_view, 4> kPhases = {"pretrain", "rl", "inference", "total"};
@@ -159,4 +159,4 @@ void append_text_cell(std::string& out, std::string_view text) {
   out += '"';
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

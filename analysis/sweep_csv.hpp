@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 struct SweepHeader {
   std::vector<std::string> columns;  // every column, in order
@@ -33,4 +33,4 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
                                       const std::string& y,
                                       const std::optional<std::string>& series);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

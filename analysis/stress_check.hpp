@@ -1,6 +1,6 @@
 #pragma once
 // The stress run's judge (`scaleopt selftest`, docs/reliability.md): each random instance of
-// problems/stress_instance.hpp is solved the way users get answers (NLopt, through the same
+// analysis/stress_instance.hpp is solved the way users get answers (NLopt, through the same
 // functions `scaleopt optimal` and `scaleopt solve` call) and by an independent method, and
 // the two must agree:
 //
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "scaleopt/problems/stress_instance.hpp"
+#include "scaleopt/analysis/stress_instance.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {

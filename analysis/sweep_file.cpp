@@ -1,4 +1,4 @@
-#include "scaleopt/cli/sweep_file.hpp"
+#include "scaleopt/analysis/sweep_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,7 +10,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 [[noreturn]] void bad_row(const std::string& path, std::size_t line, const std::string& what) {
@@ -128,4 +128,4 @@ void finish_partial(const std::string& partial, const std::string& out, bool ord
   if (error) throw InputError(out + ": cannot write (" + error.message() + ")");
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

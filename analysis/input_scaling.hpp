@@ -8,7 +8,7 @@
 #include "scaleopt/problems/question/question_elasticity.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // `scenario` needs a [law] and a [problem]; `path` a numeric input with a value
 // (numeric_inputs). The returned function owns a copy of the scenario.
@@ -20,4 +20,4 @@ QuestionSetup setup_with(const Scenario& scenario, const std::string& path, doub
 // The setup of `scenario` as it is (InputError when it lacks a [law] or a [problem]).
 QuestionSetup scenario_setup(const Scenario& scenario);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -11,7 +11,7 @@
 
 #include "scaleopt/scenario/scenario_keys.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 struct SweepAxis {
   NumericInputSetter input;
@@ -56,4 +56,4 @@ bool in_shard(std::size_t point, const Shard& shard);
 // How many of a grid's `points` fall in `shard` (without visiting them).
 std::size_t shard_points(std::size_t points, const Shard& shard);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

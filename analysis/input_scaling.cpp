@@ -1,11 +1,11 @@
-#include "scaleopt/cli/input_scaling.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 
 #include <cmath>
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 QuestionSetup scenario_setup(const Scenario& scenario) {
   if (!scenario.problem_given) {
@@ -31,4 +31,4 @@ ScaledSetup scaled_setup(const Scenario& scenario, const std::string& path) {
   };
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace scaleopt::cli {
+namespace scaleopt {
 
 // OUT + ".partial".
 std::string partial_path(const std::string& out);
@@ -50,4 +50,4 @@ std::string read_text_file(const std::string& path);
 // The point of a row (its first cell), or npos when the row does not start with a number.
 std::size_t row_point(const std::string& text, std::size_t begin, std::size_t end);
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt

@@ -1,16 +1,15 @@
-#include "scaleopt/cli/sweep_runner.hpp"
+#include "scaleopt/analysis/sweep_runner.hpp"
 
 #include <condition_variable>
 #include <mutex>
 #include <vector>
 
-#include "scaleopt/cli/input_scaling.hpp"
-#include "scaleopt/cli/lifecycle_csv.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/lifetime_newton.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
-namespace scaleopt::cli {
+namespace scaleopt {
 namespace {
 
 // Points per parallel task: enough that handing out tasks costs nothing, few enough that the
@@ -42,45 +41,18 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   fast_ = options.method == SolveMethod::automatic && linear_cost(setup.model, setup.unit);
 }
 
-std::string SweepRunner::header() const {
-  std::string header = "point,points";
-  for (const SweepAxis& axis : grid_.axes()) {
-    header += ',';
-    append_text_cell(header, axis.input.path());
-  }
-  for (const std::string& column : summary_columns(kind_)) header += "," + column;
-  return header;
-}
-
-std::string SweepRunner::values_text(std::size_t point) const {
-  std::vector<double> values(grid_.axes().size());
-  grid_.values_at(point, values);
-  std::string text;
-  for (double v : values) {
-    text += ',';
-    append_number(text, v);
-  }
-  return text;
-}
-
-void SweepRunner::solve_point(Scenario& work, std::size_t point, std::span<double> values,
-                              std::string& row, SweepTally& tally) const {
-  grid_.values_at(point, values);
-  append_integer(row, point);
-  row += ',';
-  append_integer(row, grid_.size());
-  for (double v : values) {
-    row += ',';
-    append_number(row, v);
-  }
-  row += ',';
+void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,
+                              SweepTally& tally) const {
+  answer.point = point;
+  answer.values.resize(grid_.axes().size());
+  grid_.values_at(point, answer.values);
   ++tally.points;
   try {
     // scenario_setup validates what the question uses (law, setups, demand, problem).
+    const std::vector<double>& values = answer.values;
     for (std::size_t a = 0; a < values.size(); ++a) grid_.axes()[a].input.set(work, values[a]);
-    const QuestionSummary summary =
-        solve_question_summary(scenario_setup(work), options_.solver, options_.method);
-    append_summary_cells(row, summary, options_.solver.algorithm);
+    answer.summary = solve_question_summary(scenario_setup(work), options_.solver, options_.method);
+    const QuestionSummary& summary = answer.summary;
     switch (summary.status()) {
       case Status::converged:
         ++tally.converged;
@@ -96,14 +68,14 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, std::span<doubl
     const AnswerSummary& solved = summary.has_optimum ? summary.optimum : summary.answer;
     if (solved.path == SolvePath::newton) ++tally.fast_path;
   } catch (const InputError&) {
-    append_unsolved_cells(row, kind_, Status::invalid_input);
+    answer.invalid_input = true;
+    answer.summary.kind = kind_;
     ++tally.invalid_input;
   }
-  row += '\n';
 }
 
 SweepTally SweepRunner::solve(std::span<const std::size_t> points,
-                              const std::function<void(const std::string&)>& write,
+                              const std::function<void(std::span<const SweepPoint>)>& write,
                               const std::function<bool()>& stop,
                               const std::function<void(std::size_t)>& done) const {
   const std::size_t block = block_points(fast_);
@@ -128,31 +100,28 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
         changed.notify_all();
       }
     };
-    std::string text;
+    std::vector<SweepPoint> answers;
     {
       // A working copy per task: every point sets all the varied inputs, so what earlier
       // points set never shows through.
       Scenario work = base_;
-      std::vector<double> values(grid_.axes().size());
       const std::size_t first = b * block, last = std::min(points.size(), first + block);
-      std::size_t solved = 0;
+      answers.reserve(last - first);
       for (std::size_t i = first; i < last; ++i) {
         if (stop()) break;
-        solve_point(work, points[i], values, text, tallies[b]);
-        if (i == first) text.reserve(text.size() * (last - first) * 9 / 8);
-        ++solved;
+        solve_point(work, points[i], answers.emplace_back(), tallies[b]);
       }
-      if (solved > 0) done(solved);
+      if (!answers.empty()) done(answers.size());
     }
     std::unique_lock lock(turn_mutex);
     turn_changed.wait(lock, [&] { return turn == b; });
     lock.unlock();
     const PassTurn pass{turn_mutex, turn_changed, turn};
-    write(text);
+    write(answers);
   });
   SweepTally tally;
   for (const SweepTally& t : tallies) tally.add(t);
   return tally;
 }
 
-}  // namespace scaleopt::cli
+}  // namespace scaleopt
