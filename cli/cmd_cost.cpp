@@ -5,12 +5,14 @@
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/cost_output.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/cost_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CostArgs {

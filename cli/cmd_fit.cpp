@@ -7,14 +7,16 @@
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/fit_output.hpp"
 #include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/fit_output.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/runs_csv.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct FitArgs {

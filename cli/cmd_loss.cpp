@@ -3,15 +3,16 @@
 
 #include <memory>
 
-#include "scaleopt/cli/allocation_output.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/law_flags.hpp"
-#include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct LossArgs {

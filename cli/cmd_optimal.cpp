@@ -2,15 +2,17 @@
 
 #include <memory>
 
-#include "scaleopt/cli/allocation_output.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/law_flags.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/allocation_output.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct OptimalArgs {

@@ -5,18 +5,19 @@
 #include <memory>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
-#include "scaleopt/cli/analysis_figures.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/gnuplot_runner.hpp"
-#include "scaleopt/cli/plot_figures.hpp"
 #include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
-#include "scaleopt/cli/sweep_plot.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/analysis_figures.hpp"
+#include "scaleopt/report/gnuplot_runner.hpp"
+#include "scaleopt/report/plot_figures.hpp"
+#include "scaleopt/report/sweep_plot.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct PlotArgs {

@@ -8,14 +8,15 @@
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
 #include "scaleopt/cli/serving_flags.hpp"
-#include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/cache_cost.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/cache_plan.hpp"
+#include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/cache_tier_catalog.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CacheArgs {

@@ -7,17 +7,18 @@
 #include <memory>
 
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/csv_output.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
 #include "scaleopt/cli/serving_flags.hpp"
-#include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/report/csv_output.hpp"
+#include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CurveArgs {

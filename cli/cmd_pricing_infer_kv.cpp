@@ -8,15 +8,16 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
-#include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/kv_layouts.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct InferKvArgs {

@@ -9,12 +9,13 @@
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/pricing_commands.hpp"
 #include "scaleopt/cli/serving_flags.hpp"
-#include "scaleopt/cli/table.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/price_ratio.hpp"
+#include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct RatioArgs {

@@ -1,6 +1,6 @@
 // scaleopt report: one self-contained HTML page about a scenario: the question, the answer,
 // costs by phase, the comparison with Chinchilla, the figures (inline SVG drawn by gnuplot)
-// and every input with its source (cli/report_html.hpp).
+// and every input with its source (report/report_html.hpp).
 
 #include <filesystem>
 #include <fstream>
@@ -8,20 +8,21 @@
 #include <sstream>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
-#include "scaleopt/cli/analysis_figures.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/gnuplot_runner.hpp"
-#include "scaleopt/cli/plot_figures.hpp"
-#include "scaleopt/cli/report_html.hpp"
 #include "scaleopt/cli/scenario_flags.hpp"
-#include "scaleopt/cli/sensitivity_output.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
-#include "scaleopt/cli/uncertainty_output.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/analysis_figures.hpp"
+#include "scaleopt/report/gnuplot_runner.hpp"
+#include "scaleopt/report/plot_figures.hpp"
+#include "scaleopt/report/report_html.hpp"
+#include "scaleopt/report/sensitivity_output.hpp"
+#include "scaleopt/report/uncertainty_output.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct ReportArgs {

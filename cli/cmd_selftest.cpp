@@ -8,11 +8,13 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/stress_output.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/stress_output.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct SelftestArgs {

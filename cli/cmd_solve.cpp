@@ -6,11 +6,13 @@
 #include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/cli/lifecycle_output.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct SolveArgs {

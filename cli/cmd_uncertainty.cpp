@@ -7,11 +7,13 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
-#include "scaleopt/cli/uncertainty_output.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/uncertainty_output.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct UncertaintyArgs {

@@ -18,10 +18,11 @@
 #include <sstream>
 
 #include "fuzz/fuzz_checks.hpp"
-#include "scaleopt/cli/cost_output.hpp"
-#include "scaleopt/cli/lifecycle_output.hpp"
+#include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 namespace {
@@ -50,7 +51,7 @@ void check_cost(const scaleopt::Scenario& scenario, const std::string& input) {
   }
   std::ostringstream table;
   cli::print_cost(table, scenario, cost);
-  check_output(table.str(), cli::cost_json(scenario, cost), input);
+  check_output(table.str(), report::cost_json(scenario, cost), input);
 }
 
 void check_answer(const scaleopt::QuestionAnswer& answer, const std::string& input) {
@@ -127,7 +128,7 @@ void check_solve(const scaleopt::Scenario& scenario, const std::string& input) {
   if (solution.optimum) check_answer(*solution.optimum, input);
   std::ostringstream table;
   cli::print_solution(table, scenario, *scenario.law, solution);
-  check_output(table.str(), cli::solution_json(scenario, *scenario.law, solution), input);
+  check_output(table.str(), report::solution_json(scenario, *scenario.law, solution), input);
 }
 
 }  // namespace

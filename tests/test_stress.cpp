@@ -8,8 +8,8 @@
 
 #include "cli_runner.hpp"
 #include "scaleopt/analysis/stress_check.hpp"
-#include "scaleopt/cli/stress_reproduction.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/report/stress_reproduction.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
@@ -35,7 +35,7 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (const StressFailure& f : summary.failures) {
     INFO(f.index << " " << to_string(f.kind) << " " << to_string(f.outcome) << ": " << f.message
                  << "\n"
-                 << cli::stress_reproduction(stress_instance(1, f.index)));
+                 << report::stress_reproduction(stress_instance(1, f.index)));
     CHECK(false);
   }
   CHECK(summary.count(StressOutcome::disagreed) == 0);
@@ -79,8 +79,8 @@ TEST_CASE("stress: the same seed gives the same run at 1 and 2 threads", "[stres
   }
   // Instances themselves depend on (seed, index) only.
   const StressInstance a = stress_instance(7, 42), b = stress_instance(7, 42);
-  CHECK(cli::stress_reproduction(a) == cli::stress_reproduction(b));
-  CHECK(cli::stress_reproduction(a) != cli::stress_reproduction(stress_instance(8, 42)));
+  CHECK(report::stress_reproduction(a) == report::stress_reproduction(b));
+  CHECK(report::stress_reproduction(a) != report::stress_reproduction(stress_instance(8, 42)));
 }
 
 TEST_CASE("stress: the checker can fail", "[stress]") {
@@ -114,7 +114,7 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
         instance.kind == StressClass::compute_at_loss) {
       continue;
     }
-    const std::string text = cli::stress_reproduction(instance);
+    const std::string text = report::stress_reproduction(instance);
     INFO(text);
     const scaleopt::Scenario scenario = scaleopt::load_scenario_text(text, "instance.toml");
     REQUIRE(scenario.law);
@@ -128,7 +128,7 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
 }
 
 TEST_CASE("stress: a compute-optimal instance's reproduction is an optimal command", "[stress]") {
-  const std::string text = cli::stress_reproduction(stress_instance(1, 0));
+  const std::string text = report::stress_reproduction(stress_instance(1, 0));
   const auto at = text.find("scaleopt optimal --compute ");
   REQUIRE(at != std::string::npos);
   std::vector<std::string> args;

@@ -1,8 +1,8 @@
 #pragma once
 // The numbers of a lifecycle answer, flat: no strings and no vectors, so that sweeps and Monte
 // Carlo can hold and copy millions of them. Fields mirror the JSON keys of `scaleopt solve`
-// (cli/lifecycle_output.hpp); a number that does not exist (an infeasible plan, a FLOPs problem's
-// dollars) is NaN.
+// (report/lifecycle_output.hpp); a number that does not exist (an infeasible plan, a FLOPs
+// problem's dollars) is NaN.
 
 #include <limits>
 
