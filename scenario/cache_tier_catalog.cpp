@@ -3,6 +3,7 @@
 #include "scaleopt/costmodel/cache_tier_catalog_text.hpp"
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 namespace scaleopt {
 namespace {

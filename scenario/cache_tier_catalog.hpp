@@ -7,16 +7,12 @@
 #include <vector>
 
 #include "scaleopt/costmodel/cache_tier.hpp"
-#include "scaleopt/scenario/toml_reading.hpp"
 
 namespace scaleopt {
 
 // Cloud storage is billed per GiB, and Google Cloud's monthly prices assume 730 hours.
 inline constexpr double kBytesPerGib = 1073741824.0;
 inline constexpr double kHoursPerBillingMonth = 730.0;
-
-// Every table of `document` as a tier, in the file's order.
-std::vector<CacheTier> read_cache_tiers(const TomlDocument& document);
 
 // The built-in catalog, parsed from the embedded text (throws only if that text is broken).
 std::vector<CacheTier> builtin_cache_tiers();

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/hardware_catalog_text.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 namespace scaleopt {
 namespace {

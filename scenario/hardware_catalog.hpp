@@ -3,7 +3,6 @@
 // embedded in the binary) and [hardware.<id>] tables of scenario files, which add chips or
 // override fields of catalog ones. One table of fields drives both, and the docs.
 
-#include <toml++/toml.h>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,13 +29,6 @@ struct HardwareField {
 
 std::span<const HardwareField> hardware_fields();
 const HardwareField* find_hardware_field(std::string_view key);
-
-// Reads the chip table at `key` (e.g. "hardware.my-chip") of `file`. A chip of the same id in
-// `base` is the starting point (an override); otherwise name, a peak rate, hbm_bandwidth and
-// hbm are required, and `source` defaults to "defined in FILE". Errors give file:line.
-Hardware read_hardware_table(const std::string& file, const toml::table& table,
-                             const std::string& key, const std::string& id,
-                             const std::optional<Hardware>& base);
 
 // The built-in catalog, parsed from the embedded text (throws only if that text is broken).
 std::vector<Hardware> builtin_hardware();

@@ -6,6 +6,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 namespace scaleopt {
 namespace {

@@ -17,15 +17,11 @@
 //
 // Without a preset all five coefficients are required.
 
-#include <toml++/toml.h>
 #include <string>
 
 #include "scaleopt/costmodel/loss_law.hpp"
 
 namespace scaleopt {
-
-// Reads the table found at key `key` (normally "law") of `file`; validates the law.
-LossLaw read_law_table(const std::string& file, const toml::table& law, const std::string& key);
 
 // Reads the [law] table of a TOML file (a scenario or an emitted law).
 LossLaw read_law_file(const std::string& path);

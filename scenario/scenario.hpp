@@ -10,9 +10,8 @@
 //   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
 //   [rl]            rollouts, trained fraction, extra passes
 //   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
-//   [pricing]       a provider's price list in tiers by prompt length
-//   (scenario/price_list_file.hpp) [uncertainty]   distributions of inputs for `scaleopt
-//   uncertainty`
+//   [pricing]       a provider's prices in tiers by prompt length (scenario/price_list_file.hpp)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
 #include <optional>
 #include <string>

@@ -10,6 +10,7 @@
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 #include "scaleopt/scenario/uncertainty_table.hpp"
 
 namespace scaleopt {

@@ -3,6 +3,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 namespace scaleopt {
 namespace {

@@ -8,6 +8,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "scaleopt/scaleopt.hpp"  // first: the umbrella header compiles on its own
+
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
