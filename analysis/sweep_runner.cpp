@@ -75,7 +75,8 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
 }
 
 SweepTally SweepRunner::solve(std::span<const std::size_t> points,
-                              const std::function<void(std::span<const SweepPoint>)>& write,
+                              const std::function<void(SweepBlock&)>& prepare,
+                              const std::function<void(const SweepBlock&)>& write,
                               const std::function<bool()>& stop,
                               const std::function<void(std::size_t)>& done) const {
   const std::size_t block = block_points(fast_);
@@ -100,7 +101,8 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
         changed.notify_all();
       }
     };
-    std::vector<SweepPoint> answers;
+    SweepBlock solved;
+    std::vector<SweepPoint>& answers = solved.answers;
     {
       // A working copy per task: every point sets all the varied inputs, so what earlier
       // points set never shows through.
@@ -113,11 +115,12 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
       }
       if (!answers.empty()) done(answers.size());
     }
+    if (prepare) prepare(solved);
     std::unique_lock lock(turn_mutex);
     turn_changed.wait(lock, [&] { return turn == b; });
     lock.unlock();
     const PassTurn pass{turn_mutex, turn_changed, turn};
-    write(answers);
+    write(solved);
   });
   SweepTally tally;
   for (const SweepTally& t : tallies) tally.add(t);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "scaleopt/analysis/sweep_grid.hpp"
@@ -46,6 +47,14 @@ struct SweepPoint {
   Status status() const { return invalid_input ? Status::invalid_input : summary.status(); }
 };
 
+// The answers of a block of consecutive points (of those given to SweepRunner::solve), in
+// order, and what the caller makes of them on the worker that solved them (the CSV rows of
+// analysis/sweep_csv_writer.hpp, say).
+struct SweepBlock {
+  std::vector<SweepPoint> answers;
+  std::string text;
+};
+
 class SweepRunner {
  public:
   // `base` needs a [law] and a [problem] (InputError otherwise).
@@ -54,13 +63,15 @@ class SweepRunner {
   // The question's kind (which answer columns a row has).
   ProblemKind kind() const { return kind_; }
 
-  // Solves `points` (increasing) and hands their answers, in that order, to `write` (a block of
-  // points at a time, from whichever worker finished it, never two at once). Before each point
-  // `stop()` is asked; once it says true, the remaining points are skipped (their answers are
-  // simply absent). `done(n)` is called as points finish. Returns the tally of the answers
-  // written.
+  // Solves `points` (increasing), a block of consecutive points per task on several threads.
+  // Each block goes to `prepare` (if given) on the worker that solved it, blocks at once and in
+  // any order, then to `write` in the order of `points`, from whichever worker finished it,
+  // never two at once. Before each point `stop()` is asked; once it says true, the remaining
+  // points are skipped (their answers are simply absent). `done(n)` is called as points finish.
+  // Returns the tally of the answers written.
   SweepTally solve(std::span<const std::size_t> points,
-                   const std::function<void(std::span<const SweepPoint>)>& write,
+                   const std::function<void(SweepBlock&)>& prepare,
+                   const std::function<void(const SweepBlock&)>& write,
                    const std::function<bool()>& stop,
                    const std::function<void(std::size_t)>& done) const;
 

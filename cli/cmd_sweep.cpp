@@ -169,9 +169,9 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
     const auto stop = [] { return InterruptGuard::interrupted(); };
     const auto finished = [&bar](std::size_t n) { bar.add(n); };
     std::vector<std::size_t> chunk;
-    const auto write = [&file, &csv](std::span<const SweepPoint> points) {
-      file.append(csv.rows(points));
-    };
+    // The rows are formatted on the workers, blocks at once; written in order.
+    const auto rows = [&csv](SweepBlock& block) { block.text = csv.rows(block.answers); };
+    const auto write = [&file](const SweepBlock& block) { file.append(block.text); };
     auto skip = done.points.begin();
     std::size_t taken = 0;
     // This shard's points in increasing order, less those already done, chunk by chunk.
@@ -185,7 +185,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
         chunk.push_back(p);
         ++taken;
         if (chunk.size() == runner.chunk_points()) {
-          progress.tally.add(runner.solve(chunk, write, stop, finished));
+          progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
           chunk.clear();
           if (InterruptGuard::interrupted()) break;
         }
@@ -193,7 +193,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
       if (InterruptGuard::interrupted()) break;
     }
     if (!chunk.empty() && !InterruptGuard::interrupted()) {
-      progress.tally.add(runner.solve(chunk, write, stop, finished));
+      progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
     }
     progress.interrupted = InterruptGuard::interrupted();
   }
