@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
@@ -66,9 +67,7 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   SensitivityResult result;
   const QuestionSetup base = scenario_setup(scenario);
   const QuestionSolution solution = solve_question(base, options.solver);
-  if (solution.status() == Status::infeasible) {
-    throw InputError(scenario.file + ": infeasible: " + solution.message());
-  }
+  refuse_unanswerable(scenario, solution);
   if (solution.status() != Status::converged) {
     result.status = solution.status();
     result.message = solution.message();

@@ -61,8 +61,12 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
         ++tally.infeasible;
         break;
       case Status::not_converged:
-      case Status::invalid_input:
+      case Status::not_identifiable:
         ++tally.not_converged;
+        break;
+      // An answer that overflowed (problems/question/question_summary.hpp).
+      case Status::invalid_input:
+        ++tally.invalid_input;
         break;
     }
     const AnswerSummary& solved = summary.has_optimum ? summary.optimum : summary.answer;

@@ -31,8 +31,10 @@ struct SweepTally {
   std::size_t converged = 0;
   std::size_t infeasible = 0;
   std::size_t not_converged = 0;
-  std::size_t invalid_input = 0;  // the point's inputs break a rule between keys
-  std::size_t fast_path = 0;      // answered by the 1-D Newton fast path
+  // The point's inputs break a rule between keys, or its answer overflowed
+  // (problems/question/question_summary.hpp).
+  std::size_t invalid_input = 0;
+  std::size_t fast_path = 0;  // answered by the 1-D Newton fast path
   void add(const SweepTally& other);
 };
 

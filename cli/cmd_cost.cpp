@@ -8,6 +8,8 @@
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 
@@ -24,6 +26,12 @@ struct CostArgs {
 
 int run_cost(const CostArgs& args, std::ostream& out) {
   if (args.keys) {
+    if (!args.scenario.empty() || args.json || !args.overrides.empty()) {
+      // --keys prints the same table whatever else is given: the rest would be ignored.
+      throw InputError(
+          "--keys: prints the key table alone; give it without a scenario, --set or "
+          "--json");
+    }
     out << scenario_keys_markdown();
     return kExitOk;
   }
@@ -37,8 +45,11 @@ int run_cost(const CostArgs& args, std::ostream& out) {
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }
+  const Json json = cost_json(scenario, cost);
+  // 1e300 rollout tokens or an MFU of 1e-300 made costs of inf: refused, never printed.
+  refuse_non_finite(json, extreme_inputs(scenario), scenario.file + ": ");
   if (args.json) {
-    out << cost_json(scenario, cost).dump(2) << "\n";
+    out << json.dump(2) << "\n";
   } else {
     print_cost(out, scenario, cost);
   }

@@ -12,8 +12,10 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/pricing/cache_plan.hpp"
+#include "scaleopt/report/overflow.hpp"
 #include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/cache_tier_catalog.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt::cli {
 using namespace report;  // what the commands print is built by report/
@@ -95,6 +97,13 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
                         {"from", options[s.from].id},
                         {"to", options[s.to].id}});
   }
+  std::string culprits = extreme_serving_inputs(inputs);
+  if (const std::string own = extreme_flags({{"--hold", hold}, {"--context", context}});
+      !own.empty()) {
+    culprits += (culprits.empty() ? "" : ", ") + own;
+  }
+  refuse_non_finite(Json{{"tiers", tiers}, {"switches", switches}}, culprits,
+                    inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
     Json json{{"status", std::string(to_string(plan.status))},
               {"message", plan.message},
@@ -164,10 +173,12 @@ void add_pricing_cache_command(CLI::App& pricing, Action& chosen) {
       "cache", "Cheapest place to keep a prompt's KV cache for a hold time, and the switch points");
   auto args = std::make_shared<CacheArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
-  command->add_option("--hold", args->hold, "How long the cache waits for the next request")
+  command
+      ->add_option("--hold", args->hold,
+                   "How long the cache waits for the next request (a duration, e.g. 5m)")
       ->type_name("DURATION")
       ->default_str("5m (assumed)");
-  command->add_option("--context", args->context, "Tokens in the cached prompt")
+  command->add_option("--context", args->context, "Context: tokens in the cached prompt")
       ->type_name("COUNT")
       ->default_str("100K (assumed), or the scenario's");
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");

@@ -2,10 +2,7 @@
 // costs by phase, the comparison with Chinchilla, the figures (inline SVG drawn by gnuplot)
 // and every input with its source (report/report_html.hpp).
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/app.hpp"
@@ -20,6 +17,7 @@
 #include "scaleopt/report/sensitivity_output.hpp"
 #include "scaleopt/report/uncertainty_output.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
+#include "scaleopt/scenario/input_file.hpp"
 
 namespace scaleopt::cli {
 using namespace report;  // what the commands print is built by report/
@@ -31,13 +29,6 @@ struct ReportArgs {
   std::string out;
   SolverOptions solver;
 };
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // "scaleopt plot KIND FILE --out KIND.svg [--set ...]": how to draw one figure alone.
 std::string plot_command_line(std::string_view kind, const std::string& file,
@@ -88,6 +79,10 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
       std::to_string(report.infeasible) + " infeasible, " + std::to_string(report.invalid) +
       " invalid draws, " + std::to_string(report.not_converged) +
       " not converged; as scaleopt uncertainty " + name + " prints them.";
+  if (report.converged == 0) {
+    inputs.uncertainty_note += " " + no_converged_sample_message(report) + ".";
+    return;
+  }
   inputs.figures.push_back({"uncertainty", "Monte Carlo histograms of the optimum's outputs",
                             figure_svg(uncertainty_of(scenario, report, monte_carlo)),
                             plot_command_line("uncertainty", name, args.overrides)});
@@ -106,7 +101,11 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   if (!args.out.ends_with(".html") && !args.out.ends_with(".htm")) {
     throw InputError("--out: expected FILE.html, got '" + args.out + "'");
   }
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  // Read once: the report quotes the very text that was solved (a FIFO could not be read twice).
+  const std::string scenario_text = read_input_file(args.scenario, kTomlInput);
+  const Scenario scenario = load_scenario_text(scenario_text, args.scenario, args.overrides);
+  const std::vector<ReadFile> read_files{{args.scenario, "the scenario file"}};
+  check_output(args.out, "--out", read_files);
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
@@ -118,7 +117,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   inputs.scenario = &scenario;
   inputs.solution = &solution;
   inputs.overrides = args.overrides;
-  inputs.scenario_text = read_text(args.scenario);
+  inputs.scenario_text = scenario_text;
   inputs.figures.push_back({"phases", "Lifetime cost by phase of each plan",
                             figure_svg(phases_of(scenario, solution)),
                             plot_command_line("phases", name, args.overrides)});
@@ -146,7 +145,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
                               plot_command_line("cost-vs-context", name, args.overrides)});
   }
   add_analyses(inputs, scenario, args);
-  write_file_atomically(args.out, report_html(inputs), "--out");
+  write_file_atomically(args.out, report_html(inputs), "--out", read_files);
   out << "Wrote " << args.out << " (" << inputs.figures.size() << " figures)\n";
   return kExitOk;
 }
@@ -158,7 +157,10 @@ void add_report_command(CLI::App& app, Action& chosen) {
       "report", "Write one self-contained HTML report of a scenario: answer, costs, figures");
   auto args = std::make_shared<ReportArgs>();
   add_scenario_arguments(*command, args->scenario, args->overrides);
-  command->add_option("--out", args->out, "The report: FILE.html")->type_name("FILE")->required();
+  command->add_option("--out", args->out, "The report: FILE.html")
+      ->type_name("FILE")
+      ->check(refuse_empty_file_name)
+      ->required();
   add_solver_flags(*command, args->solver);
   command->footer(
       "One HTML file, no network and no JavaScript needed: the question, the answer as\n"

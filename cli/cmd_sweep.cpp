@@ -1,8 +1,9 @@
 // scaleopt sweep: a scenario's question answered on a grid of inputs, one CSV row per point,
 // on all cores, sharded across machines, interruptible and resumable.
 
+#include <sys/stat.h>
+
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,8 +17,11 @@
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/interrupt.hpp"
+#include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/progress_bar.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -28,7 +32,7 @@ struct SweepArgs {
   std::string out;
   std::string shard = "1/1";
   bool resume = false;
-  long long stop_after = -1;
+  std::string stop_after;  // empty: solve every point
 };
 
 std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<std::string>& vary) {
@@ -113,12 +117,54 @@ void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& gr
   }
 }
 
-int run_sweep(const SweepArgs& args, std::ostream& out) {
+// Whether --out exists; refuses what a sweep cannot finish into. The rows wait in OUT.partial
+// beside OUT (to resume), which cannot be beside a device or a FIFO (in /dev, say).
+bool check_sweep_output(const std::string& out, const std::vector<ReadFile>& inputs) {
+  const OutputKind kind = check_output(out, "--out", inputs);
+  struct stat status {};
+  if (kind == OutputKind::in_place &&
+      (::stat(out.c_str(), &status) != 0 || !S_ISREG(status.st_mode))) {
+    throw InputError("--out: " + out +
+                     " is not a regular file (a device or FIFO): a sweep keeps its rows in "
+                     "OUT.partial beside OUT; write to a file");
+  }
+  return kind != OutputKind::absent;
+}
+
+// Whether OUT.partial exists. It is appended to (--resume) or created, so it must be a plain
+// regular file: through a symbolic link a sweep would write into someone else's file.
+bool check_partial(const std::string& partial, const std::vector<ReadFile>& inputs) {
+  const OutputKind kind = check_output(partial, "--out", inputs);
+  if (kind == OutputKind::in_place) {
+    throw InputError("--out: " + partial +
+                     " is not a regular file (a symbolic link, device or FIFO): remove it");
+  }
+  return kind == OutputKind::file;
+}
+
+// A sweep this large writes gigabytes: say how much before the first point is solved, from the
+// length of point 0's row (rows differ by a few digits only).
+void note_output_size(std::ostream& notes, const SweepRunner& runner, const SweepCsvWriter& csv,
+                      std::size_t rows, const std::string& file) {
+  std::string first_row;
+  const std::size_t first[] = {0};
+  (void)runner.solve(
+      first, nullptr, [&](const SweepBlock& block) { first_row += csv.rows(block.answers); },
+      [] { return false; }, [](std::size_t) {});
+  const double bytes = static_cast<double>(csv.header().size() + 1) +
+                       static_cast<double>(first_row.size()) * static_cast<double>(rows);
+  notes << "scaleopt: note: " << file << " will hold " << rows << " rows, about "
+        << format_quantity(bytes, Unit::bytes, 3) << " (" << first_row.size() << " bytes a row)\n"
+        << std::flush;
+}
+
+int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   if (args.vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
   const Shard shard = parse_shard(args.shard);
-  if (args.stop_after == 0 || args.stop_after < -1) {
-    throw InputError("--stop-after: must be a positive number of points");
-  }
+  const std::uint64_t stop_after =
+      args.stop_after.empty() ? 0
+                              : parse_count_flag("--stop-after", args.stop_after, 1,
+                                                 static_cast<std::uint64_t>(kMaxGridPoints));
   SweepOptions options;
   options.threads = parse_threads_flag("--threads", args.common.threads);
   options.solver = args.common.solver;
@@ -130,15 +176,17 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   const SweepCsvWriter csv(grid, runner.kind(), options.solver.algorithm);
   const std::string header = csv.header();
 
+  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  const bool have_out = check_sweep_output(args.out, inputs);
   const std::string partial = partial_path(args.out);
-  const bool have_partial = std::filesystem::exists(partial);
+  const bool have_partial = check_partial(partial, inputs);
   if (have_partial && !args.resume) {
     throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
                      "continue it, or remove the file to start again");
   }
-  if (!have_partial && args.resume && std::filesystem::exists(args.out)) {
+  if (!have_partial && args.resume && have_out) {
     // A finished shard resubmitted with the rest of a job array: nothing left to do.
-    const std::string text = read_text_file(args.out);
+    const std::string text = read_input_head(args.out, header.size() + 1, "--out");
     if (text.compare(0, header.size() + 1, header + "\n") != 0) {
       throw InputError(args.out + ": exists with other columns: it is not this sweep's output");
     }
@@ -155,9 +203,12 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   progress.resumed = done.points.size();
   progress.todo = shard_points(grid.size(), shard) - done.points.size();
   std::size_t limit = progress.todo;
-  if (args.stop_after > 0 && static_cast<std::size_t>(args.stop_after) < limit) {
-    limit = static_cast<std::size_t>(args.stop_after);
+  if (stop_after > 0 && stop_after < limit) {
+    limit = stop_after;
     progress.stopped = true;
+  }
+  if (const std::size_t rows = shard_points(grid.size(), shard); rows > kSweepSizeNotePoints) {
+    note_output_size(notes, runner, csv, rows, args.out);
   }
 
   PartialFile file(partial, header, have_partial);
@@ -200,7 +251,8 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   progress.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress.interrupted) progress.stopped = false;
-  if (!progress.interrupted && !progress.stopped) finish_partial(partial, args.out, ordered);
+  if (!progress.interrupted && !progress.stopped)
+    finish_partial(partial, args.out, ordered, inputs);
   print_summary(out, args, grid, shard, progress, args.common.json);
   if (progress.interrupted) return kExitInterrupted;
   return progress.tally.not_converged > 0 ? kExitNotConverged : kExitOk;
@@ -215,12 +267,15 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
   add_analysis_flags(*command, args->common, true);
   command
       ->add_option("--vary", args->vary,
-                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT] (default lin, 11 "
-                   "points); repeatable, the first varies slowest")
+                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT], LO and HI in the "
+                   "input's unit (e.g. inference.rate=1M/s..1G/s:log:50; default lin, 11 points, "
+                   "at most 1e9); repeatable, the first varies slowest")
       ->type_name("PATH=LO..HI")
+      ->required()
       ->allow_extra_args(false);
   command->add_option("--out", args->out, "CSV file to write (through OUT.partial)")
       ->type_name("FILE")
+      ->check(refuse_empty_file_name)
       ->required();
   command
       ->add_option("--shard", args->shard,
@@ -232,9 +287,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
                     "again");
   command
       ->add_option("--stop-after", args->stop_after,
-                   "Solve at most K new points, then stop as an interrupt would (for "
-                   "time-limited jobs; continue with --resume)")
-      ->type_name("K");
+                   "Solve at most this many new points, then stop as an interrupt would "
+                   "(for time-limited jobs; continue with --resume)")
+      ->type_name("COUNT");
   command->footer(
       "Columns: point, points (the grid's size), the varied inputs, then the JSON keys of\n"
       "'scaleopt solve' flattened (params, active_params, pretrain_tokens, ..., cost.total.usd,\n"
@@ -246,8 +301,11 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
       "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
       "  scaleopt sweep examples/frontier_100x.toml --vary inference.rate=1M/s..1G/s:log:100 \\\n"
       "      --shard 2/8 --out shard2.csv\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_sweep(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) {
+      return run_sweep(*args, out, notes);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

@@ -7,6 +7,7 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/uncertainty_output.hpp"
@@ -24,9 +25,6 @@ struct UncertaintyArgs {
 };
 
 int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
-  if (args.samples < 1 || args.samples > 1'000'000'000) {
-    throw InputError("--samples: must be between 1 and 1e9, got " + std::to_string(args.samples));
-  }
   MonteCarloOptions options;
   options.samples = static_cast<std::size_t>(args.samples);
   options.seed = parse_seed_flag("--seed", args.seed);
@@ -35,15 +33,17 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   options.method = parse_method(args.common.method);
   options.keep_rows = !args.out.empty();
   const Scenario scenario = load_analysis_scenario(args.common);
+  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  if (options.keep_rows) check_output(args.out, "--out", inputs);
   const MonteCarloReport report = run_monte_carlo(scenario, options);
   if (options.keep_rows)
-    write_file_atomically(args.out, report.header + "\n" + report.rows, "--out");
+    write_file_atomically(args.out, report.header + "\n" + report.rows, "--out", inputs);
   if (args.common.json) {
     out << uncertainty_json(scenario, report, options, args.out).dump(2) << "\n";
   } else {
     print_uncertainty(out, scenario, report, options, args.out);
   }
-  return report.not_converged > 0 ? kExitNotConverged : kExitOk;
+  return report.not_converged > 0 || report.converged == 0 ? kExitNotConverged : kExitOk;
 }
 
 }  // namespace
@@ -56,7 +56,8 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
   add_analysis_flags(*command, args->common, true);
   command->add_option("--samples", args->samples, "Samples to draw and solve")
       ->default_str("10000")
-      ->type_name("N");
+      ->type_name("COUNT")
+      ->transform(count_check(1, kMaxSamples));
   command
       ->add_option("--seed", args->seed,
                    "Seed: sample i draws from its own stream of (seed, i); the same seed gives "
@@ -66,7 +67,8 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
   command
       ->add_option("--out", args->out,
                    "Write every sample (drawn inputs, then solve's columns) to a CSV file")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(refuse_empty_file_name);
   command->footer(
       "The scenario's [uncertainty] table gives inputs distributions (docs/sensitivity.md):\n"
       "  [uncertainty]\n"

@@ -34,6 +34,12 @@ Roofline make_roofline(const Architecture& architecture, const ServingSetup& set
   r.total_params = architecture.total_param_count();
   r.active_params = architecture.active_param_count();
   r.weight_bytes = r.total_params * setup.weight_bytes_per_param();
+  if (!architecture.has_shape() && !architecture.kv_bytes_per_token) {
+    throw field_error("architecture.kv_bytes_per_token",
+                      "required to price serving by the roofline when the shape (layers, heads, "
+                      "head_dim, ...) is not given: " +
+                          architecture.name + " has only direct totals");
+  }
   r.kv_bytes_per_token =
       architecture.kv_cache_bytes_per_token(bytes_per_element(setup.kv_precision));
   r.sparse_top_k = architecture.sparse_top_k;

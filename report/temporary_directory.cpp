@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"  // temporary_folder
 
 namespace scaleopt::report {
 
 TemporaryDirectory::TemporaryDirectory() {
-  const std::string pattern = (std::filesystem::temp_directory_path() / "scaleopt-XXXXXX").string();
+  const std::string pattern =
+      (std::filesystem::path(temporary_folder()) / "scaleopt-XXXXXX").string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   if (!::mkdtemp(name.data())) {

@@ -1,6 +1,7 @@
 #pragma once
 // A fresh directory in the system's temporary directory, removed with everything in it when
-// the object goes out of scope (where gnuplot and chromium do their work).
+// the object goes out of scope (where gnuplot and chromium do their work). The system's
+// temporary directory is temporary_folder() of scenario/atomic_file.hpp.
 
 #include <string>
 

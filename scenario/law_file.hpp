@@ -23,8 +23,9 @@
 
 namespace scaleopt {
 
-// Reads the [law] table of a TOML file (a scenario or an emitted law).
-LossLaw read_law_file(const std::string& path);
+// Reads the [law] table of a TOML file (a scenario or an emitted law); errors opening or reading
+// it name `flag` when given.
+LossLaw read_law_file(const std::string& path, std::string_view flag = {});
 
 // The [law] (and [law.uncertainty]) block for `law`, with 17 significant digits so that
 // reading it back gives the same doubles.

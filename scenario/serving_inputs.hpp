@@ -37,4 +37,8 @@ ServingInputs serving_inputs(const Scenario& scenario);
 // "8 x h200 (fp8 weights, bf16 KV)".
 std::string describe_replica(const ServingInputs& inputs);
 
+// The setup's numbers beyond 1e30 or below 1e-30 ("inference.chips = 1e+300", or "--price =
+// 1e+300" from flags), for the message when an answer overflows (report/overflow.hpp).
+std::string extreme_serving_inputs(const ServingInputs& inputs);
+
 }  // namespace scaleopt

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "cli_runner.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/runs_csv.hpp"
@@ -56,7 +57,9 @@ TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of 
   const scaleopt::Scenario scenario =
       scaleopt::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
   const QuestionSolution solution = solve_question(scenario, *scenario.law, scenario.problem);
-  REQUIRE(solution.status() == Status::converged);
+  // At the bound the answer is out of the model's range: infeasible, the plan kept to compare.
+  REQUIRE(solution.status() == Status::infeasible);
+  CHECK_THAT(solution.message(), Catch::Contains("pretraining tokens reach 1e30"));
   CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-12));
   CHECK(solution.answer.plan.reference_relative_difference < 1e-8);
 }
@@ -76,11 +79,21 @@ TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both me
   const double wall_params =
       std::pow(law.A / (7.4 - law.E - law.B * std::pow(1e30, -law.beta)), 1.0 / law.alpha);
   const QuestionSolution solution = solve_question(scenario, law, scenario.problem);
-  REQUIRE(solution.status() == Status::converged);
+  REQUIRE(solution.status() == Status::infeasible);  // at the bound: out of the model's range
   // N to rounding: ln N is what both methods hold, to ~1e-16 relative.
   CHECK(solution.answer.plan.params == Approx(wall_params).epsilon(1e-12));
   CHECK(solution.answer.plan.pretrain_tokens == Approx(1e30).epsilon(1e-9));
   // D(N) has slope d ln D / d ln N = -alpha p / (beta (L - E - p)) ~ -2.4e8 at this wall, so a
   // rounding of ln N at 1e-16 moves D by ~1e-7: the methods agree on D to that, not better.
   CHECK(solution.answer.plan.reference_relative_difference < 1e-6);
+}
+
+TEST_CASE("fuzz: an unknown command holding a line break is still a one-line error", "[fuzz]") {
+  // fuzz_cli: hostile text given as the command was printed as typed, line breaks and all.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"a\nb"}, std::vector<std::string>{"pricing", "x\r\ny"}}) {
+    const CliRun run = run_cli(args);
+    CHECK(is_one_line_error(run));
+    CHECK_THAT(run.err, Catch::Contains("unknown command"));
+  }
 }

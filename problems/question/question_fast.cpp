@@ -79,6 +79,7 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
   if (plan.use_general) return std::nullopt;
   if (setup.kind != ProblemKind::equal_cost) {
     summary.answer = light_answer(setup, plan, SolvePath::newton);
+    settle_answers(summary);
     return summary;
   }
   NewtonPlan heuristic;
@@ -93,6 +94,7 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
                                     in_unit(setup.unit, summary.optimum.cost.total()) -
                                 1.0;
   }
+  settle_answers(summary);
   return summary;
 }
 

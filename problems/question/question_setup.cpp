@@ -3,6 +3,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
 
 namespace scaleopt {
 namespace {
@@ -130,6 +131,7 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
       break;
     }
   }
+  settle_answers(solution);
   return solution;
 }
 
