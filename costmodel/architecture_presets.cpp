@@ -1,8 +1,8 @@
-#include "costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
 
 #include <string>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

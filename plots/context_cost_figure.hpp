@@ -1,17 +1,17 @@
 #pragma once
 // Cost per input and output token against context length (log axes), from the inference
-// roofline at the best batch of each context (problems/pricing_curve.hpp): output flat while
-// decode can turn compute-bound, then rising with the KV read; the large-batch limit with its
+// roofline at the best batch of each context (problems/pricing/pricing_curve.hpp): output flat
+// while decode can turn compute-bound, then rising with the KV read; the large-batch limit with its
 // crossover S*; the knee where HBM fills first; the scenario's own context; and a provider's
 // tiered price list over it.
 
 #include <optional>
 #include <string>
 
-#include "costmodel/price_list.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "plots/figure.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,0 +1,45 @@
+#include "scaleopt/problems/serving/serving_plan_slopes.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Compute-bound from the first sequence (serving_plan.cpp sets B = 1 then).
+bool batch_fixed_at_one(const ServingPlan& plan) {
+  return plan.bound == BatchBound::balance && plan.batch == 1.0 && !plan.step.memory_bound();
+}
+
+}  // namespace
+
+ServingPlanSlopes log_slopes_in_params(const Roofline& r, const ServingPlan& plan) {
+  if (plan.bound == BatchBound::mfu) return {1.0, 1.0};  // 2 N_active FLOPs at fixed MFUs
+  const DecodeStep& step = plan.step;
+  const double compute_share = 2.0 * r.active_params * plan.batch / step.flops;  // phi_c
+  const double memory_share = r.weight_bytes / step.bytes;                       // phi_m
+  const bool compute_bound = !step.memory_bound();
+  const double time_in_params = compute_bound ? compute_share : memory_share;
+  const double time_in_batch = compute_bound ? 1.0 : 1.0 - memory_share;
+  double batch_slope = 0.0;
+  switch (plan.bound) {
+    case BatchBound::given:
+    case BatchBound::mfu:
+      break;
+    case BatchBound::balance:
+      if (!batch_fixed_at_one(plan)) batch_slope = -(compute_share - memory_share) / memory_share;
+      break;
+    case BatchBound::hbm: {
+      const double weight_share = r.weight_bytes / plan.hbm_bytes_needed;  // psi
+      batch_slope = -weight_share / (1.0 - weight_share);
+      break;
+    }
+    case BatchBound::latency:
+      batch_slope = -time_in_params / time_in_batch;
+      break;
+  }
+  ServingPlanSlopes slopes;
+  slopes.output_token = time_in_params + (time_in_batch - 1.0) * batch_slope;
+  const bool prefill_compute_bound = plan.prefill.compute_seconds > plan.prefill.memory_seconds;
+  slopes.input_token = prefill_compute_bound ? 2.0 * r.active_params / plan.prefill.flops : 0.0;
+  return slopes;
+}
+
+}  // namespace scaleopt
