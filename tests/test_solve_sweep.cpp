@@ -29,7 +29,9 @@ TEST_CASE("solve_sweep: each point in order, as the scenario solved with --set",
   const SweepGrid grid({parse_vary(scenario, "inference.decode_mfu=0.1..0.3:2"),
                         parse_vary(scenario, "inference.requests=1e9..1e11:log:3")});
   for (const unsigned threads : {1U, 2U}) {
-    const std::vector<SweepPoint> points = solve_sweep(scenario, grid, {.threads = threads});
+    SweepOptions options;
+    options.threads = threads;
+    const std::vector<SweepPoint> points = solve_sweep(scenario, grid, options);
     REQUIRE(points.size() == 6);
     for (std::size_t i = 0; i < points.size(); ++i) {
       const SweepPoint& point = points[i];
