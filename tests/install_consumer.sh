@@ -37,7 +37,8 @@ fi
 # build_type= may be empty (ctest would drop an empty argument rather than pass it).
 cmake=$2 build=$3 source=$4 cxx=$5 build_type=${6#build_type=}
 prefix=$tmp/prefix
-"$cmake" --install "$build" --prefix "$prefix" > "$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
+"$cmake" --install "$build" --prefix "$prefix" > "$tmp/install.log" ||
+  { cat "$tmp/install.log"; exit 1; }
 
 # Every scaleopt header an installed header includes is installed too; none includes a
 # dependency scaleopt links privately or the command line's.
