@@ -73,6 +73,9 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (kind == PlotKind::cost_vs_context) {
     return finish(args, cost_vs_context_of(scenario), kind, format, out);
   }
+  if (kind == PlotKind::cost_vs_context_models) {
+    return finish(args, cost_vs_context_models_of(scenario), kind, format, out);
+  }
   const LifecycleSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
     SensitivityAnalysisOptions options;
@@ -194,6 +197,8 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  isoloss          loss contours over log N x log D, iso-FLOP and lifetime-cost lines,\n"
       "                   the frontier, the optimum and the Chinchilla model of equal quality\n"
       "  cost-vs-context  cost per input and output token against context, S*, price list\n"
+      "  cost-vs-context-models\n"
+      "                   the same from 8K to 1M, a line per model of inference.compare_models\n"
       "  phases           pretraining / RL / inference cost of each plan, stacked\n"
       "  sweep            one output against a varied input from a sweep file, a line per\n"
       "                   value of a second input (--x, --y, --series)\n"
@@ -203,6 +208,7 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
       "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
+      "  scaleopt plot cost-vs-context-models examples/long_context_1m.toml --out m.svg\n"
       "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
       "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
       "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"

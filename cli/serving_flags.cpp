@@ -12,13 +12,7 @@
 namespace scaleopt::cli {
 namespace {
 
-constexpr double kDefaultContextTokens = 8192.0;
-
-// The smallest replica whose HBM holds the weights twice over, leaving half for KV caches.
-double default_chips(const Architecture& model, const ServingSetup& setup) {
-  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
-  return std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
-}
+constexpr double kDefaultContextTokens = 8000.0;  // "8K": counts are decimal
 
 // Runs `read` and names `flag` in its error.
 template <class Read>
@@ -71,7 +65,7 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
       ->type_name("NAME");
   command
       .add_option("--chips", flags.chips,
-                  "Chips per replica (default: smallest count holding the weights twice)")
+                  "Chips per replica (default: the fewest whole nodes holding the weights twice)")
       ->type_name("COUNT");
   command.add_option("--precision", flags.precision, "Weights and compute: bf16, fp8 or int8")
       ->type_name("PRECISION")
@@ -97,7 +91,22 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
       ->type_name("NUMBER")
       ->default_str("1");
   command.add_flag("--attention-flops", flags.attention_flops,
-                   "Count attention FLOPs over the context (off in the DESIGN.md roofline)");
+                   "Count attention FLOPs over the context (the default when the model has a "
+                   "shape)");
+  command.add_flag("--no-attention-flops", flags.no_attention_flops,
+                   "Leave them out: the talk's roofline, t_compute = B 2 N / F");
+}
+
+double default_replica_chips(const Architecture& model, const ServingSetup& setup) {
+  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
+  const double node = setup.chip.node_chips;
+  const double chips = std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
+  return std::ceil(chips / node) * node;
+}
+
+std::string default_replica_text(const Hardware& chip) {
+  return "the fewest whole " + format_quantity(chip.node_chips, Unit::number, 6) +
+         "-chip nodes whose HBM holds the weights twice";
 }
 
 ServingInputs resolve_serving(const ServingFlags& flags) {
@@ -122,9 +131,9 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   if (!flags.chips.empty()) {
     setup.chips = parse_flag("--chips", flags.chips, Unit::count);
   } else if (flags.scenario.empty()) {
-    setup.chips = default_chips(in.model, setup);
-    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) +
-                             ": the smallest replica whose HBM holds the weights twice");
+    setup.chips = default_replica_chips(in.model, setup);
+    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) + ": " +
+                             default_replica_text(setup.chip));
   }
   if (!flags.batch.empty()) setup.batch = parse_flag("--batch", flags.batch, Unit::count);
   if (!flags.latency.empty()) {
@@ -151,7 +160,23 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
     setup.bandwidth_efficiency =
         parse_flag("--bandwidth-efficiency", flags.bandwidth_efficiency, Unit::number);
   }
+  if (flags.attention_flops && flags.no_attention_flops) {
+    throw InputError("--no-attention-flops: give it or --attention-flops, not both");
+  }
   if (flags.attention_flops) setup.attention_flops = true;
+  if (flags.no_attention_flops) setup.attention_flops = false;
+  if (!setup.attention_flops) {
+    in.assumptions.push_back(
+        "attention FLOPs not counted (--no-attention-flops): t_compute = B 2 N / F, the talk's "
+        "roofline");
+  } else if (!in.model.has_shape()) {
+    in.assumptions.push_back("attention FLOPs not counted: " + in.model.name +
+                             " has no shape (only direct totals)");
+  } else {
+    in.assumptions.push_back(
+        "attention FLOPs counted: q.k and values over the attended context, the indexer's "
+        "scoring (--no-attention-flops leaves them out)");
+  }
   return in;
 }
 
