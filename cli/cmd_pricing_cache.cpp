@@ -116,7 +116,7 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
   }
 
   if (!converged) out << "STATUS: " << to_string(plan.status) << ": " << plan.message << "\n";
-  out << "Keeping a " << format_quantity(context, Unit::count, 4) << "-token prompt ("
+  out << "Keeping a " << format_exact_count(context) << "-token prompt ("
       << format_quantity(plan.prompt_bytes, Unit::bytes, 3) << " of KV, "
       << format_quantity(bytes_per_token, Unit::bytes, 4) << " per token) of " << inputs.model.name
       << " for " << duration_text(hold) << ", served on " << describe_replica(inputs) << "\n";

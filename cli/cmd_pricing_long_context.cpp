@@ -124,8 +124,8 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   if (!converged) {
     out << "STATUS: not_converged: a best batch was not found; those rows are not optimal\n";
   }
-  out << "Cost per output token at " << format_quantity(long_context, Unit::count, 4) << " against "
-      << format_quantity(reference, Unit::count, 4) << " tokens: " << inputs.model.name
+  out << "Cost per output token at " << format_exact_count(long_context) << " against "
+      << format_exact_count(reference) << " tokens: " << inputs.model.name
       << "'s parameters with six attentions, on " << inputs.setup.chip.id << " ("
       << to_string(inputs.setup.precision) << " weights, " << to_string(inputs.setup.kv_precision)
       << " KV), attention FLOPs " << (inputs.setup.attention_flops ? "counted" : "not counted")

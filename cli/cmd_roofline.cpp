@@ -96,7 +96,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   Table table("Roofline of " + model.name + " on " + setup.chip.id + " (" +
               std::string(to_string(setup.precision)) + " weights, " +
               std::string(to_string(setup.kv_precision)) + " KV), context " +
-              format_quantity(setup.context_tokens, Unit::count, 4) + " tokens");
+              format_exact_count(setup.context_tokens) + " tokens");
   table.row("critical batch B*", format_quantity(b_star, Unit::number, 4),
             "F * bytes/param * N_total / (2 W N_active): weights amortised above it");
   table.row("crossover context S*",

@@ -233,7 +233,7 @@ Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
       low = std::min({low, row.usd_per_mtok_input, row.usd_per_mtok_output});
       high = std::max({high, row.usd_per_mtok_input, row.usd_per_mtok_output});
     }
-    costs.blank().blank();  // one gnuplot data set per model (index m)
+    costs.next_set();  // one gnuplot data set per model (index m)
     const std::string colour = colours[m % (sizeof colours / sizeof colours[0])];
     const std::string index = " index " + std::to_string(data_set);
     clauses.push_back(std::string(data_set++ == 0 ? "\"cost_vs_context_models.dat\"" : "\"\"") +

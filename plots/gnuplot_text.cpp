@@ -76,6 +76,12 @@ DataTable& DataTable::blank() {
   return *this;
 }
 
+DataTable& DataTable::next_set() {
+  if (text.empty()) return *this;
+  while (!text.ends_with("\n\n\n")) text += "\n";
+  return *this;
+}
+
 std::string DataTable::file() const {
   std::string header = "#";
   for (const std::string& name : columns) header += " " + name;

@@ -125,6 +125,12 @@ TEST_CASE("every default shown in --help parses, and the context defaults are th
   }
   CHECK(checked >= 8);
 
+  // An echo of input reads back: a context of 2^20 tokens is titled "1Mi", not "1.049M".
+  const CliRun echo =
+      run_cli({"roofline", "--hardware", "h200", "--model", "llama3-70b", "--context", "1Mi"});
+  REQUIRE(echo.status == 0);
+  CHECK_THAT(echo.out, Catch::Contains("context 1Mi tokens"));
+
   // The values used without the flag are the ones shown.
   const auto roofline =
       run_cli({"roofline", "--hardware", "h100-sxm", "--model", "llama3-70b", "--json"}).json();
