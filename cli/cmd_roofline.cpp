@@ -97,8 +97,9 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
               std::string(to_string(setup.precision)) + " weights, " +
               std::string(to_string(setup.kv_precision)) + " KV), context " +
               format_exact_count(setup.context_tokens) + " tokens");
-  table.row("critical batch B*", format_quantity(b_star, Unit::number, 4),
-            "F * bytes/param * N_total / (2 W N_active): weights amortised above it");
+  table.row(
+      "critical batch B*", format_quantity(b_star, Unit::number, 4),
+      "F * weight bytes read / (2 W N), N without the embedding table: weights amortised above it");
   table.row("crossover context S*",
             std::isfinite(s_star) ? format_quantity(s_star, Unit::count, 4) + " tokens" : "none",
             "above it decode is memory-bound at any batch");

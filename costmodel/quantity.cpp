@@ -347,12 +347,13 @@ std::string format_exact_count(double value) {
   if (!std::isfinite(value)) return format_scientific(value, 17);
   // The shortest digits of value / factor that read back exactly, for every suffix whose
   // factor is not above the value; the shortest text wins (decimal first on ties).
+  // Digits without an exponent (a suffix says the magnitude), the fewest that read back.
   auto exact = [&](double factor, std::string_view suffix) -> std::string {
     char buffer[64];
     for (int digits = 1; digits <= 17; ++digits) {
       std::snprintf(buffer, sizeof buffer, "%.*g", digits, value / factor);
       const std::string text = std::string(buffer) + std::string(suffix);
-      if (text.find('e') != std::string::npos && !suffix.empty()) return {};
+      if (text.find('e') != std::string::npos) continue;
       try {
         if (parse_quantity(text, Unit::count) == value) return text;
       } catch (const InputError&) {
@@ -362,6 +363,11 @@ std::string format_exact_count(double value) {
     return {};
   };
   std::string best = exact(1.0, "");
+  for (int digits = 1; best.empty() && digits <= 17; ++digits) {  // only an exponent will do
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    if (parse_quantity(buffer, Unit::count) == value || digits == 17) best = buffer;
+  }
   auto consider = [&](double factor, std::string_view suffix) {
     if (std::fabs(value) < factor) return;
     const std::string text = exact(factor, suffix);

@@ -58,6 +58,9 @@ TEST_CASE("counts: decimal multipliers, and binary ones by their own suffix", "[
   CHECK(format_exact_count(1048576) == "1Mi");
   CHECK(format_exact_count(1e6) == "1M");
   CHECK(format_exact_count(1234567) == "1234567");
+  CHECK(format_exact_count(200e3) == "200K");
+  CHECK(format_exact_count(100e3) == "100K");
+  CHECK(parse_quantity(format_exact_count(1.5e30), Unit::count) == 1.5e30);  // past every suffix
 }
 
 TEST_CASE("every default of docs/scenario.md parses back to the value used", "[scenario][docs]") {
