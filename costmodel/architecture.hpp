@@ -107,7 +107,7 @@ struct Architecture {
   double kv_row_elements() const;
   // Elements cached per token over all layers as the context grows (windows fill up, so they
   // add nothing per token): 2 * kv_cache_layers * kv_heads * head_dim (MHA/GQA/MQA) or
-  // kv_cache_layers * (kv_latent_dim + rope_dim) (MLA), DESIGN.md section 4; a layer that
+  // kv_cache_layers * (kv_latent_dim + rope_dim) (MLA); a layer that
   // compresses C tokens into one entry counts 1/C of its row.
   double kv_elements_per_token() const;
   // kv_bytes_per_token if given, else kv_elements_per_token() * bytes_per_element.

@@ -29,8 +29,8 @@ struct ServingSetup {
   double compute_efficiency = 1.0;
   double bandwidth_efficiency = 1.0;
   // Count attention FLOPs (q.k and values over the attended context, the indexer's scoring) in
-  // the compute time, when the model has a shape. Off reproduces DESIGN.md section 4 and the
-  // talk, where t_compute = B * 2 N_active / F.
+  // the compute time, when the model has a shape. Off reproduces the talk's
+  // roofline, where t_compute = B * 2 N_active / F.
   bool attention_flops = true;
   std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
   InferencePricing pricing = InferencePricing::roofline;

@@ -228,8 +228,8 @@ TEST_CASE("DeepSeek-V4 against V3.2 at 1M tokens: the published ratios", "[deeps
   CHECK(flash_flops == Approx(0.12180).epsilon(1e-4));
   // Against the published figures: KV within 15% (the precisions and the scales of the stored
   // formats move it by up to 10%: BF16 rows give 10.8% and 7.5%), FLOPs within 25% (what the
-  // report counts as a FLOP is not stated; counting the indexer's FP4 work at a quarter of a
-  // BF16 FLOP would move Flash to 9% and Pro to 24%).
+  // report counts as a FLOP is not stated; weighing each FLOP by its precision, FP8 at half
+  // and FP4 at a quarter of a BF16 FLOP, would move Flash to 9% and Pro to 24%).
   CHECK(pro_kv == Approx(0.10).epsilon(0.15));
   CHECK(flash_kv == Approx(0.07).epsilon(0.15));
   CHECK(pro_flops == Approx(0.27).epsilon(0.25));
