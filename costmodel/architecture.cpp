@@ -36,19 +36,41 @@ LayerAttention uniform_layer(const Architecture& a) {
 }
 
 // Distinct layer attentions and how many layers have each, in order of first appearance.
-std::vector<std::pair<LayerAttention, double>> layer_counts(const Architecture& a) {
-  if (a.layer_pattern.empty()) return {{uniform_layer(a), a.layers}};
-  std::vector<std::pair<LayerAttention, double>> counts;
+struct LayerCounts {
+  std::array<std::pair<LayerAttention, double>, kMaxAttentionGroups> items{};
+  std::size_t count = 0;
+  const std::pair<LayerAttention, double>* begin() const { return items.data(); }
+  const std::pair<LayerAttention, double>* end() const { return items.data() + count; }
+};
+
+// Layers past the kMaxAttentionGroups-th distinct attention are not counted: validate()
+// refuses such a pattern, and nothing is computed of an architecture it refuses.
+LayerCounts layer_counts(const Architecture& a) {
+  LayerCounts counts;
+  if (a.layer_pattern.empty()) {
+    counts.items[0] = {uniform_layer(a), a.layers};
+    counts.count = 1;
+    return counts;
+  }
   for (const LayerAttention& layer : a.layer_pattern) {
-    auto same = std::find_if(counts.begin(), counts.end(),
-                             [&](const auto& entry) { return entry.first == layer; });
-    if (same == counts.end()) {
-      counts.emplace_back(layer, 1.0);
-    } else {
+    auto* end = counts.items.data() + counts.count;
+    auto* same = std::find_if(counts.items.data(), end,
+                              [&](const auto& entry) { return entry.first == layer; });
+    if (same != end) {
       same->second += 1.0;
+    } else if (counts.count < kMaxAttentionGroups) {
+      counts.items[counts.count++] = {layer, 1.0};
     }
   }
   return counts;
+}
+
+std::size_t distinct_layers(const std::vector<LayerAttention>& pattern) {
+  std::vector<LayerAttention> seen;
+  for (const LayerAttention& layer : pattern) {
+    if (std::find(seen.begin(), seen.end(), layer) == seen.end()) seen.push_back(layer);
+  }
+  return seen.size();
 }
 
 // Projections of one attention block common to every layer (no biases, as in Llama 3 and
@@ -282,8 +304,8 @@ std::vector<double> AttentionLayers::kinks() const {
   return at;
 }
 
-std::vector<AttentionLayers> attention_layers(const Architecture& a, double kv_bytes_per_element) {
-  std::vector<AttentionLayers> groups;
+AttentionGroups attention_layers(const Architecture& a, double kv_bytes_per_element) {
+  AttentionGroups groups;
   const bool shape = a.has_shape();
   const double share = shape ? cache_layers(a) / a.layers : 1.0;
   const double decode_per_layer =
@@ -304,7 +326,7 @@ std::vector<AttentionLayers> attention_layers(const Architecture& a, double kv_b
     group.prefill_flops_per_entry = count * prefill_per_layer;
     group.indexer_flops_per_entry =
         layer.top_k ? count * 2.0 * a.indexer_heads * a.indexer_head_dim : 0.0;
-    groups.push_back(group);
+    groups.items[groups.count++] = group;
   }
   return groups;
 }
@@ -360,6 +382,10 @@ void Architecture::validate(std::string_view prefix) const {
               prefix, "layer_pattern",
               "a layer needs a window >= 1 or a stream (all, top-k, compressed:C >= 1)");
       any_top_k = any_top_k || layer.top_k;
+    }
+    if (distinct_layers(layer_pattern) > kMaxAttentionGroups) {
+      require(false, prefix, "layer_pattern",
+              "has more than 8 distinct layers (ways of attending); at most 8 are modelled");
     }
     require(!any_top_k || sparse_top_k > 0.0, prefix, "sparse_top_k",
             "must be > 0: layer_pattern has top-k layers");

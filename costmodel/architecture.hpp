@@ -8,6 +8,8 @@
 // or the totals are given directly (total_params, active_params, kv_bytes_per_token), as for
 // the talk's frontier model; a direct figure always wins over the derived one.
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -159,10 +161,25 @@ struct AttentionLayers {
   std::vector<double> kinks() const;
 };
 
+// Distinct ways of attending a model may have (DeepSeek-V4 has three); a layer_pattern with
+// more is refused by validate(). A fixed array: the roofline that holds the groups is rebuilt
+// at every point of a sweep and every step of a solve, without a heap allocation.
+inline constexpr std::size_t kMaxAttentionGroups = 8;
+
+struct AttentionGroups {
+  std::array<AttentionLayers, kMaxAttentionGroups> items{};
+  std::size_t count = 0;
+  const AttentionLayers* begin() const { return items.data(); }
+  const AttentionLayers* end() const { return items.data() + count; }
+  AttentionLayers* begin() { return items.data(); }
+  AttentionLayers* end() { return items.data() + count; }
+  std::size_t size() const { return count; }
+  const AttentionLayers& operator[](std::size_t i) const { return items[i]; }
+};
+
 // The model's layers grouped by how they attend, in order of first appearance. The KV of a
 // model without a shape is its kv_bytes_per_token, read for every token (and its indexer's
 // keys); FLOPs per entry are 0 without a shape.
-std::vector<AttentionLayers> attention_layers(const Architecture& architecture,
-                                              double kv_bytes_per_element);
+AttentionGroups attention_layers(const Architecture& architecture, double kv_bytes_per_element);
 
 }  // namespace scaleopt

@@ -43,8 +43,8 @@ struct Roofline {
   double weight_read_bytes = 0.0;    // read per step: weight_bytes less the input embedding table
   double embedding_row_bytes = 0.0;  // gathered per token from that table: d_model * bytes
   double kv_bytes_per_token = 0.0;   // KV cached per token as the context grows, all layers
-  std::vector<AttentionLayers> attention;  // the layers grouped by how they attend
-  bool attention_flops = false;            // attention FLOPs counted (per-entry FLOPs non-zero)
+  AttentionGroups attention;         // the layers grouped by how they attend
+  bool attention_flops = false;      // attention FLOPs counted (per-entry FLOPs non-zero)
 
   double usd_per_second() const { return chips * usd_per_chip_hour / kSecondsPerHour; }
 };

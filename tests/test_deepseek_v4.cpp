@@ -84,6 +84,10 @@ TEST_CASE("a layer pattern is checked against the shape", "[attention_pattern]")
   a.layer_pattern = parse_layer_pattern("40 x (window:4096, top-k)");
   CHECK_THROWS_WITH(a.validate("architecture"),
                     Catch::Contains("architecture.sparse_top_k: must be > 0"));
+  a.layer_pattern = parse_layer_pattern(
+      "8 x (window:1, window:2, window:3, window:4, window:5, window:6, window:7, window:8, "
+      "window:9, all)");
+  CHECK_THROWS_WITH(a.validate("architecture"), Catch::Contains("has more than 8 distinct layers"));
   a.layer_pattern = parse_layer_pattern("80 x all");
   a.validate("architecture");
   // Eighty "all" layers are the uniform model: every number the same.
