@@ -61,8 +61,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       if (sub->get_name() == argv[i]) next = sub;
     }
     if (!next) {
-      err << "scaleopt: error: unknown command '" << (i > 1 ? path.substr(9) + " " : "") << argv[i]
-          << "': expected one of " << known << " (see " << path << " --help)\n";
+      // The name as typed may hold a line break: the error stays one line (fuzz_cli).
+      err << "scaleopt: error: unknown command '"
+          << one_line((i > 1 ? path.substr(9) + " " : "") + argv[i]) << "': expected one of "
+          << known << " (see " << path << " --help)\n";
       return kExitBadInput;
     }
     group = next;

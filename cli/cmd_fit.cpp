@@ -57,6 +57,8 @@ int run_fit(const FitArgs& args, std::ostream& out) {
   options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
   options.threads = threads;
 
+  const std::vector<ReadFile> inputs{{args.file, "the runs file"}};
+  if (!args.emit_law.empty()) check_output(args.emit_law, "--emit-law", inputs);
   const RunsCsv csv = read_runs_csv(args.file, args.columns);
   FitReport report;
   report.file = args.file;
@@ -83,7 +85,7 @@ int run_fit(const FitArgs& args, std::ostream& out) {
     LossLaw law = report.fit.law;
     law.source = law_source(args, report);
     if (report.bootstrap) law.uncertainty = report.bootstrap->uncertainty();
-    write_file_atomically(args.emit_law, law_to_toml(law), "--emit-law");
+    write_file_atomically(args.emit_law, law_to_toml(law), "--emit-law", inputs);
     report.law_file = args.emit_law;
   }
 
@@ -144,7 +146,8 @@ void add_fit_command(CLI::App& app, Action& chosen) {
       ->add_option("--emit-law", args->emit_law,
                    "Write the fitted law (with the bootstrap's uncertainty) as a TOML [law] "
                    "block for --law-file")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(refuse_empty_file_name);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->footer(
       "Minimises the summed Huber loss of ln L against ln(E + A/N^alpha + B/D^beta) by L-BFGS\n"

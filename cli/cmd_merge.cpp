@@ -17,8 +17,11 @@ struct MergeArgs {
 };
 
 int run_merge(const MergeArgs& args, std::ostream& out) {
+  std::vector<ReadFile> inputs;
+  for (const std::string& file : args.files) inputs.push_back({file, "one of the shards"});
+  check_output(args.out, "--out", inputs);
   const std::string merged = merge_sweep_files(args.files);
-  write_file_atomically(args.out, merged, "--out");
+  write_file_atomically(args.out, merged, "--out", inputs);
   const std::size_t rows = static_cast<std::size_t>(std::count(merged.begin(), merged.end(), '\n'));
   out << "wrote " << args.out << ": " << rows - 1 << " points from " << args.files.size()
       << " files, each point once\n";
@@ -36,6 +39,7 @@ void add_merge_command(CLI::App& app, Action& chosen) {
       ->required();
   command->add_option("-o,--out", args->out, "Merged CSV file (written atomically)")
       ->type_name("FILE")
+      ->check(refuse_empty_file_name)
       ->required();
   command->footer(
       "The headers must be equal; rows are ordered by point, so the merge of the shards is\n"

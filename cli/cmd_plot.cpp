@@ -6,6 +6,7 @@
 
 #include "cli/analysis_figures.hpp"
 #include "cli/app.hpp"
+#include "cli/atomic_file.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/gnuplot_runner.hpp"
@@ -37,17 +38,23 @@ struct PlotArgs {
   SolverOptions solver;
 };
 
+// The file plot reads: a scenario, or for plot sweep a sweep file.
+std::vector<ReadFile> plot_inputs(const PlotArgs& args, PlotKind kind) {
+  return {{args.scenario, kind == PlotKind::sweep ? "the sweep file" : "the scenario file"}};
+}
+
 // Draws the figure, or writes its script and data with --script.
 int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
            plots::FigureFormat format, std::ostream& out) {
   if (!args.script.empty()) {
     const std::string output = std::filesystem::path(args.out).filename().string();
-    const auto written = write_figure_script(figure, args.script, output, format);
+    const auto written =
+        write_figure_script(figure, args.script, output, format, plot_inputs(args, kind));
     out << "Wrote " << written.front() << " and " << written.size() - 1 << " data files; "
         << "'gnuplot " << figure.name << ".gp' in " << args.script << " draws " << output << "\n";
     return kExitOk;
   }
-  const std::string said = draw_figure(figure, args.out);
+  const std::string said = draw_figure(figure, args.out, plot_inputs(args, kind));
   out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
   if (!said.empty()) out << "gnuplot said: " << said;
   return kExitOk;
@@ -65,6 +72,8 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (args.uncertainty_options && kind != PlotKind::uncertainty) {
     throw InputError("--samples and --seed: only for plot uncertainty");
   }
+  // With --script, --out only names the image in the script: nothing is written there.
+  if (args.script.empty()) check_output(args.out, "--out", plot_inputs(args, kind));
   if (kind == PlotKind::sweep) {
     if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
     return finish(args, sweep_of(args.scenario, args.sweep), kind, format, out);
@@ -130,11 +139,13 @@ void add_plot_command(CLI::App& app, Action& chosen) {
                          "'scaleopt sweep --out'");
   command->add_option("--out", args->out, "The figure: FILE.svg or FILE.png (format from the name)")
       ->type_name("FILE")
+      ->check(refuse_empty_file_name)
       ->required();
   command
       ->add_option("--script", args->script,
                    "Write the gnuplot script and its data files into DIR instead of drawing")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->check(refuse_empty_file_name);
   auto* x =
       command
           ->add_option("--x", args->sweep.x, "sweep: the varied input along x (default: the first)")

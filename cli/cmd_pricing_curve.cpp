@@ -142,7 +142,10 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   for (std::size_t i = 0; i < curve.points.size(); ++i) {
     rows.push_back(point_json(curve.points[i], marked[i].marker, inputs.prices));
   }
-  if (!args.out.empty()) write_file_atomically(args.out, csv_from_rows(rows), "--out");
+  if (!args.out.empty()) {
+    write_file_atomically(args.out, csv_from_rows(rows), "--out",
+                          {{args.serving.scenario, "the scenario file"}});
+  }
 
   if (args.json) {
     Json json{{"status", std::string(to_string(curve.status))},
@@ -246,7 +249,8 @@ void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
       ->type_name("COUNT")
       ->default_str("25");
   command->add_option("--out", args->out, "Also write the rows as CSV (columns = JSON keys)")
-      ->type_name("FILE.csv");
+      ->type_name("FILE.csv")
+      ->check(refuse_empty_file_name);
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");
   command->footer(
       "Each row is the best batch at that context (HBM and latency limits, root finding);\n"

@@ -2,16 +2,14 @@
 // costs by phase, the comparison with Chinchilla, the figures (inline SVG drawn by gnuplot)
 // and every input with its source (cli/report_html.hpp).
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "cli/analysis_figures.hpp"
 #include "cli/app.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/command.hpp"
 #include "cli/gnuplot_runner.hpp"
+#include "cli/input_file.hpp"
 #include "cli/plot_figures.hpp"
 #include "cli/report_html.hpp"
 #include "cli/scenario_flags.hpp"
@@ -30,13 +28,6 @@ struct ReportArgs {
   std::string out;
   SolverOptions solver;
 };
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // "scaleopt plot KIND FILE --out KIND.svg [--set ...]": how to draw one figure alone.
 std::string plot_command_line(std::string_view kind, const std::string& file,
@@ -105,7 +96,11 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   if (!args.out.ends_with(".html") && !args.out.ends_with(".htm")) {
     throw InputError("--out: expected FILE.html, got '" + args.out + "'");
   }
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  // Read once: the report quotes the very text that was solved (a FIFO could not be read twice).
+  const std::string scenario_text = read_input_file(args.scenario, kTomlInput);
+  const Scenario scenario = load_scenario_text(scenario_text, args.scenario, args.overrides);
+  const std::vector<ReadFile> read_files{{args.scenario, "the scenario file"}};
+  check_output(args.out, "--out", read_files);
   const LifecycleSolution solution = solve_scenario(scenario, args.solver);
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
@@ -117,7 +112,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   inputs.scenario = &scenario;
   inputs.solution = &solution;
   inputs.overrides = args.overrides;
-  inputs.scenario_text = read_text(args.scenario);
+  inputs.scenario_text = scenario_text;
   inputs.figures.push_back({"phases", "Lifetime cost by phase of each plan",
                             figure_svg(phases_of(scenario, solution)),
                             plot_command_line("phases", name, args.overrides)});
@@ -153,7 +148,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
          plot_command_line("cost-vs-context-models", name, args.overrides)});
   }
   add_analyses(inputs, scenario, args);
-  write_file_atomically(args.out, report_html(inputs), "--out");
+  write_file_atomically(args.out, report_html(inputs), "--out", read_files);
   out << "Wrote " << args.out << " (" << inputs.figures.size() << " figures)\n";
   return kExitOk;
 }
@@ -165,7 +160,10 @@ void add_report_command(CLI::App& app, Action& chosen) {
       "report", "Write one self-contained HTML report of a scenario: answer, costs, figures");
   auto args = std::make_shared<ReportArgs>();
   add_scenario_arguments(*command, args->scenario, args->overrides);
-  command->add_option("--out", args->out, "The report: FILE.html")->type_name("FILE")->required();
+  command->add_option("--out", args->out, "The report: FILE.html")
+      ->type_name("FILE")
+      ->check(refuse_empty_file_name)
+      ->required();
   add_solver_flags(*command, args->solver);
   command->footer(
       "One HTML file, no network and no JavaScript needed: the question, the answer as\n"

@@ -1,14 +1,16 @@
 // scaleopt sweep: a scenario's question answered on a grid of inputs, one CSV row per point,
 // on all cores, sharded across machines, interruptible and resumable.
 
+#include <sys/stat.h>
+
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/analysis_flags.hpp"
 #include "cli/app.hpp"
+#include "cli/atomic_file.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_scaling.hpp"
@@ -112,6 +114,31 @@ void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& gr
   }
 }
 
+// Whether --out exists; refuses what a sweep cannot finish into. The rows wait in OUT.partial
+// beside OUT (to resume), which cannot be beside a device or a FIFO (in /dev, say).
+bool check_sweep_output(const std::string& out, const std::vector<ReadFile>& inputs) {
+  const OutputKind kind = check_output(out, "--out", inputs);
+  struct stat status {};
+  if (kind == OutputKind::in_place &&
+      (::stat(out.c_str(), &status) != 0 || !S_ISREG(status.st_mode))) {
+    throw InputError("--out: " + out +
+                     " is not a regular file (a device or FIFO): a sweep keeps its rows in "
+                     "OUT.partial beside OUT; write to a file");
+  }
+  return kind != OutputKind::absent;
+}
+
+// Whether OUT.partial exists. It is appended to (--resume) or created, so it must be a plain
+// regular file: through a symbolic link a sweep would write into someone else's file.
+bool check_partial(const std::string& partial, const std::vector<ReadFile>& inputs) {
+  const OutputKind kind = check_output(partial, "--out", inputs);
+  if (kind == OutputKind::in_place) {
+    throw InputError("--out: " + partial +
+                     " is not a regular file (a symbolic link, device or FIFO): remove it");
+  }
+  return kind == OutputKind::file;
+}
+
 int run_sweep(const SweepArgs& args, std::ostream& out) {
   if (args.vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
   const Shard shard = parse_shard(args.shard);
@@ -128,15 +155,17 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   const SweepRunner runner(scenario, grid, options);
   const std::string header = runner.header();
 
+  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  const bool have_out = check_sweep_output(args.out, inputs);
   const std::string partial = partial_path(args.out);
-  const bool have_partial = std::filesystem::exists(partial);
+  const bool have_partial = check_partial(partial, inputs);
   if (have_partial && !args.resume) {
     throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
                      "continue it, or remove the file to start again");
   }
-  if (!have_partial && args.resume && std::filesystem::exists(args.out)) {
+  if (!have_partial && args.resume && have_out) {
     // A finished shard resubmitted with the rest of a job array: nothing left to do.
-    const std::string text = read_text_file(args.out);
+    const std::string text = read_input_head(args.out, header.size() + 1, "--out");
     if (text.compare(0, header.size() + 1, header + "\n") != 0) {
       throw InputError(args.out + ": exists with other columns: it is not this sweep's output");
     }
@@ -196,7 +225,8 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   progress.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress.interrupted) progress.stopped = false;
-  if (!progress.interrupted && !progress.stopped) finish_partial(partial, args.out, ordered);
+  if (!progress.interrupted && !progress.stopped)
+    finish_partial(partial, args.out, ordered, inputs);
   print_summary(out, args, grid, shard, progress, args.common.json);
   if (progress.interrupted) return kExitInterrupted;
   return progress.tally.not_converged > 0 ? kExitNotConverged : kExitOk;
@@ -217,6 +247,7 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
       ->allow_extra_args(false);
   command->add_option("--out", args->out, "CSV file to write (through OUT.partial)")
       ->type_name("FILE")
+      ->check(refuse_empty_file_name)
       ->required();
   command
       ->add_option("--shard", args->shard,

@@ -33,9 +33,11 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   options.method = parse_method(args.common.method);
   options.keep_rows = !args.out.empty();
   const Scenario scenario = load_analysis_scenario(args.common);
+  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  if (options.keep_rows) check_output(args.out, "--out", inputs);
   const MonteCarloReport report = run_monte_carlo(scenario, options);
   if (options.keep_rows)
-    write_file_atomically(args.out, report.header + "\n" + report.rows, "--out");
+    write_file_atomically(args.out, report.header + "\n" + report.rows, "--out", inputs);
   if (args.common.json) {
     out << uncertainty_json(scenario, report, options, args.out).dump(2) << "\n";
   } else {
@@ -64,7 +66,8 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
   command
       ->add_option("--out", args->out,
                    "Write every sample (drawn inputs, then solve's columns) to a CSV file")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(refuse_empty_file_name);
   command->footer(
       "The scenario's [uncertainty] table gives inputs distributions (docs/sensitivity.md):\n"
       "  [uncertainty]\n"

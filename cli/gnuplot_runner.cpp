@@ -1,5 +1,8 @@
 #include "cli/gnuplot_runner.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -63,12 +66,31 @@ std::string run_gnuplot(const plots::Figure& figure, plots::FigureFormat format,
   return result.output;
 }
 
+// Creates DIRECTORY unless it is there already; returns whether it was created.
+bool make_script_directory(const std::string& directory) {
+  if (directory.empty()) throw InputError("--script: empty directory name");
+  if (::mkdir(directory.c_str(), 0755) == 0) return true;
+  const int error = errno;
+  struct stat status {};
+  if (error == EEXIST && ::stat(directory.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) {
+    return false;
+  }
+  if (error == EEXIST)
+    throw InputError("--script: " + directory + " exists and is not a directory");
+  if (error == ENOENT) {
+    throw InputError("--script: cannot create " + directory +
+                     ": its parent directory does not exist (only the last directory of the path "
+                     "is created)");
+  }
+  throw InputError("--script: cannot create " + directory + ": " + std::strerror(error));
+}
+
 }  // namespace
 
 std::string draw_figure(const plots::Figure& figure, const std::string& out,
-                        std::string_view flag) {
+                        const std::vector<ReadFile>& inputs, std::string_view flag) {
   const plots::FigureFormat format = plots::figure_format_of(out, flag);
-  AtomicOutput target(out, flag);
+  AtomicOutput target(out, flag, inputs);
   const std::string said =
       run_gnuplot(figure, format, std::filesystem::absolute(target.temporary_path()).string());
   target.commit();
@@ -79,27 +101,30 @@ std::string figure_svg(const plots::Figure& figure) {
   TemporaryDirectory directory;
   const std::string output = directory.file(figure.name + ".svg");
   run_gnuplot(figure, plots::FigureFormat::svg, output);
-  std::ifstream file(output, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_input_file(output, kFigureInput);
 }
 
 std::vector<std::string> write_figure_script(const plots::Figure& figure,
                                              const std::string& directory,
-                                             const std::string& output,
-                                             plots::FigureFormat format) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error) {
-    throw InputError("--script: cannot create " + directory + ": " + error.message());
-  }
+                                             const std::string& output, plots::FigureFormat format,
+                                             const std::vector<ReadFile>& inputs) {
+  const bool created = make_script_directory(directory);
   const std::filesystem::path base(directory);
   std::vector<std::string> written{(base / (figure.name + ".gp")).string()};
-  write_file_atomically(written.front(), plots::gnuplot_script(figure, format, output), "--script");
-  for (const plots::DataFile& data : figure.data) {
-    written.push_back((base / data.name).string());
-    write_file_atomically(written.back(), data.text, "--script");
+  for (const plots::DataFile& data : figure.data) written.push_back((base / data.name).string());
+  try {
+    write_file_atomically(written.front(), plots::gnuplot_script(figure, format, output),
+                          "--script", inputs);
+    for (std::size_t i = 0; i < figure.data.size(); ++i) {
+      write_file_atomically(written[i + 1], figure.data[i].text, "--script", inputs);
+    }
+  } catch (const InputError&) {
+    if (created) {
+      // Nothing of this figure is left in a folder this call made.
+      for (const std::string& path : written) ::unlink(path.c_str());
+      ::rmdir(directory.c_str());
+    }
+    throw;
   }
   return written;
 }

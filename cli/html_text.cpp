@@ -51,17 +51,40 @@ std::string html_table(const Table& table) {
 std::string inline_svg(std::string_view svg, std::string_view prefix) {
   const auto start = svg.find("<svg");
   if (start != std::string_view::npos) svg.remove_prefix(start);
-  std::string out(svg);
-  const std::string tag(prefix);
   constexpr std::array<std::string_view, 5> anchors{"id='", "id=\"", "href='#", "href=\"#",
                                                     "url(#"};
-  for (const std::string_view anchor : anchors) {
-    std::size_t at = 0;
-    while ((at = out.find(anchor, at)) != std::string::npos) {
-      at += anchor.size();
-      out.insert(at, tag);
-      at += tag.size();
+  // Only inside tags: the text of labels (names from inputs) may read "id='" too, and must
+  // show as written. gnuplot writes '<' in text as &lt;, so each '<' opens a tag, which ends
+  // at the first '>' outside its quoted attribute values.
+  std::string out;
+  out.reserve(svg.size() + svg.size() / 8);
+  std::size_t at = 0;
+  while (at < svg.size()) {
+    const std::size_t open = svg.find('<', at);
+    out.append(svg.substr(at, open - at));
+    if (open == std::string_view::npos) break;
+    std::size_t close = open;
+    for (char quote = 0; close < svg.size(); ++close) {
+      const char c = svg[close];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '>') {
+        break;
+      }
     }
+    const std::size_t end = close == svg.size() ? close : close + 1;
+    const std::string_view tag = svg.substr(open, end - open);
+    for (std::size_t i = 0; i < tag.size(); ++i) {
+      out += tag[i];
+      for (const std::string_view anchor : anchors) {
+        if (i + 1 >= anchor.size() && tag.substr(i + 1 - anchor.size(), anchor.size()) == anchor) {
+          out += prefix;
+        }
+      }
+    }
+    at = end;
   }
   return out;
 }

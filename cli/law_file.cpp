@@ -105,8 +105,8 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
   return law;
 }
 
-LossLaw read_law_file(const std::string& path) {
-  const TomlDocument document = parse_toml_file(path);
+LossLaw read_law_file(const std::string& path, std::string_view flag) {
+  const TomlDocument document = parse_toml_file(path, flag);
   const toml::node* law = document.table.get("law");
   if (!law) throw InputError(path + ": no [law] table");
   return read_law_table(document.file, read_table(document.file, *law, "law"), "law");

@@ -27,8 +27,9 @@ namespace scaleopt::cli {
 // Reads the table found at key `key` (normally "law") of `file`; validates the law.
 LossLaw read_law_table(const std::string& file, const toml::table& law, const std::string& key);
 
-// Reads the [law] table of a TOML file (a scenario or an emitted law).
-LossLaw read_law_file(const std::string& path);
+// Reads the [law] table of a TOML file (a scenario or an emitted law); errors opening or reading
+// it name `flag` when given.
+LossLaw read_law_file(const std::string& path, std::string_view flag = {});
 
 // The [law] (and [law.uncertainty]) block for `law`, with 17 significant digits so that
 // reading it back gives the same doubles.

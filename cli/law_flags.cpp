@@ -36,7 +36,8 @@ LossLaw resolve_law(const LawFlags& flags) {
   if (!flags.law_file.empty() && flags.law != kDefaultLaw) {
     throw InputError("give --law or --law-file, not both");
   }
-  LossLaw law = flags.law_file.empty() ? loss_law_preset(flags.law) : read_law_file(flags.law_file);
+  LossLaw law = flags.law_file.empty() ? loss_law_preset(flags.law)
+                                       : read_law_file(flags.law_file, "--law-file");
   const std::string base = law.name;
   bool overridden = false;
   const std::pair<const std::string*, double*> overrides[] = {{&flags.E, &law.E},

@@ -7,6 +7,7 @@
 
 #include "cli/csv_errors.hpp"
 #include "cli/fccp.hpp"
+#include "cli/input_file.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
 
@@ -115,7 +116,8 @@ RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenRe
 }  // namespace
 
 RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
-  return read_runs(path, columns, [&] { return std::make_unique<Reader>(path); });
+  columns.validate();  // a mistake in the flags is said before the file is read
+  return read_runs_csv_text(read_input_file(path, kRunsCsvInput), path, columns);
 }
 
 RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,

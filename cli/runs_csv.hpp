@@ -31,9 +31,10 @@ struct RunsCsv {
   int last_line = 0;              // number of the last line read (the header is line 1)
 };
 
-// Throws InputError "FILE: cannot open ...", "FILE:1: ..." (header), "FILE:LINE: ..." (a row
-// with too few or too many cells, an unreadable or non-positive number). Blank lines are
-// skipped. A file without any data row is an error.
+// Reads the file through cli/input_file.hpp (the runs CSV size limit), then as
+// read_runs_csv_text. Throws InputError "FILE: cannot open the file (reason)", "FILE:1: ..."
+// (header), "FILE:LINE: ..." (a row with too few or too many cells, an unreadable or
+// non-positive number). Blank lines are skipped. A file without any data row is an error.
 RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns);
 
 // Same, from text held in memory (tests, the fuzzer of fuzz/): `name` stands for the file in

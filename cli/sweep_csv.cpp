@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "cli/csv_errors.hpp"
 #include "cli/fccp.hpp"
+#include "cli/input_file.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -29,11 +29,12 @@ double read_number(const std::string& path, int line, const std::string& column,
 
 }  // namespace
 
-SweepHeader read_sweep_header(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError(path + ": cannot open the file");
-  std::string line;
-  std::getline(file, line);
+std::string read_sweep_file(const std::string& path) {
+  return read_input_file(path, kSweepCsvInput);
+}
+
+SweepHeader read_sweep_header(const std::string& text, const std::string& path) {
+  std::string line = text.substr(0, text.find('\n'));
   if (!line.empty() && line.back() == '\r') line.pop_back();
   SweepHeader header;
   for (std::size_t start = 0;;) {
@@ -53,8 +54,8 @@ SweepHeader read_sweep_header(const std::string& path) {
   return header;
 }
 
-std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string& x,
-                                      const std::string& y,
+std::vector<SweepRow> read_sweep_rows(const std::string& text, const std::string& path,
+                                      const std::string& x, const std::string& y,
                                       const std::optional<std::string>& series) {
   auto flag_of = [&](const std::string& column) {
     return column == x   ? std::string("--x")
@@ -62,9 +63,12 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
                          : std::string("--series");
   };
   std::vector<SweepRow> rows;
+  // An empty string may hold a null pointer, which the parser would pass to memcpy.
+  const char* begin = text.empty() ? "" : text.data();
+  const char* end = begin + text.size();
   try {
     if (series) {
-      Reader<4> reader(path);
+      Reader<4> reader(path, begin, end);
       reader.read_header(io::ignore_extra_column, x, y, *series, "status");
       char *cx = nullptr, *cy = nullptr, *cs = nullptr, *status = nullptr;
       while (reader.read_row(cx, cy, cs, status)) {
@@ -74,7 +78,7 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
                         read_number(path, line, *series, "--series", cs), status});
       }
     } else {
-      Reader<3> reader(path);
+      Reader<3> reader(path, begin, end);
       reader.read_header(io::ignore_extra_column, x, y, "status");
       char *cx = nullptr, *cy = nullptr, *status = nullptr;
       while (reader.read_row(cx, cy, status)) {

@@ -15,9 +15,14 @@ struct SweepHeader {
   std::vector<std::string> inputs;   // the varied inputs: between "points" and "params"
 };
 
-// Throws InputError "FILE:1: not a sweep file: ..." when the header does not start with
-// point,points and name a varied input before params.
-SweepHeader read_sweep_header(const std::string& path);
+// The text of a sweep file, read once through cli/input_file.hpp (the sweep file size limit):
+// a FIFO cannot be read twice.
+std::string read_sweep_file(const std::string& path);
+
+// `text` is the file's, `path` its name in messages. Throws InputError "FILE:1: not a sweep
+// file: ..." when the header does not start with point,points and name a varied input before
+// params.
+SweepHeader read_sweep_header(const std::string& text, const std::string& path);
 
 struct SweepRow {
   double x = 0.0;
@@ -29,8 +34,8 @@ struct SweepRow {
 // The rows of columns `x`, `y` and `series` (optional), with each row's status. Throws
 // InputError "FILE:LINE: column 'y' (--y): ..." for a cell that is not a number, and the
 // reader's errors (missing column, ragged row) with the flag that named the column.
-std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string& x,
-                                      const std::string& y,
+std::vector<SweepRow> read_sweep_rows(const std::string& text, const std::string& path,
+                                      const std::string& x, const std::string& y,
                                       const std::optional<std::string>& series);
 
 }  // namespace scaleopt::cli

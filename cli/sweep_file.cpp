@@ -5,7 +5,8 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
+
+#include <unistd.h>
 
 #include "cli/atomic_file.hpp"
 #include "costmodel/input_error.hpp"
@@ -28,14 +29,6 @@ std::size_t second_cell(const std::string& text, std::size_t begin, std::size_t 
 
 }  // namespace
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string partial_path(const std::string& out) {
   return out + ".partial";
 }
@@ -53,11 +46,14 @@ std::size_t row_point(const std::string& text, std::size_t begin, std::size_t en
 PartialRows read_partial(const std::string& path, const std::string& header,
                          std::size_t grid_points, const std::function<bool(std::size_t)>& accept,
                          const std::function<std::string(std::size_t)>& values_text) {
-  std::string text = read_text_file(path);
+  std::string text = read_input_file(path, kPartialInput);
   // A kill during a write can leave a line without its newline: it is cut off.
   const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
   if (complete < text.size()) {
-    std::filesystem::resize_file(path, complete);
+    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0) {
+      throw InputError(path + ": cannot cut off its unfinished last line (" + std::strerror(errno) +
+                       ")");
+    }
     text.resize(complete);
   }
   const std::size_t header_end = text.find('\n');
@@ -104,9 +100,14 @@ void PartialFile::append(const std::string& rows) {
   if (!stream_) throw InputError(path_ + ": cannot write (" + std::strerror(errno) + ")");
 }
 
-void finish_partial(const std::string& partial, const std::string& out, bool ordered) {
+void finish_partial(const std::string& partial, const std::string& out, bool ordered,
+                    const std::vector<ReadFile>& inputs) {
+  if (ordered && check_output(out, "--out", inputs) != OutputKind::in_place) {
+    rename_into_place(partial, out, "--out");
+    return;
+  }
+  std::string text = read_input_file(partial, kPartialInput);
   if (!ordered) {
-    const std::string text = read_text_file(partial);
     const std::size_t header_end = text.find('\n') + 1;
     std::vector<std::pair<std::size_t, std::pair<std::size_t, std::size_t>>> rows;
     for (std::size_t begin = header_end; begin < text.size();) {
@@ -119,13 +120,11 @@ void finish_partial(const std::string& partial, const std::string& out, bool ord
     sorted.reserve(text.size());
     for (const auto& [point, span] : rows)
       sorted.append(text, span.first, span.second - span.first);
-    write_file_atomically(out, sorted, "--out");
-    std::filesystem::remove(partial);
-    return;
+    text = std::move(sorted);
   }
-  std::error_code error;
-  std::filesystem::rename(partial, out, error);
-  if (error) throw InputError(out + ": cannot write (" + error.message() + ")");
+  write_file_atomically(out, text, "--out", inputs);
+  std::error_code ignored;  // the rows are in OUT: a partial file left over is only untidy
+  std::filesystem::remove(partial, ignored);
 }
 
 }  // namespace scaleopt::cli

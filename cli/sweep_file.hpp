@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/input_file.hpp"
+
 namespace scaleopt::cli {
 
 // OUT + ".partial".
@@ -41,11 +43,11 @@ class PartialFile {
   std::ofstream stream_;
 };
 
-// The sweep is complete: `partial` becomes `out` (its rows sorted by point unless `ordered`).
-void finish_partial(const std::string& partial, const std::string& out, bool ordered);
-
-// The whole text of a file; InputError "PATH: cannot read (reason)" otherwise.
-std::string read_text_file(const std::string& path);
+// The sweep is complete: `partial` becomes `out` (its rows sorted by point unless `ordered`):
+// renamed when `out` is a regular file or new, else (a symbolic link) written through
+// cli/atomic_file.hpp, which refuses any of `inputs`.
+void finish_partial(const std::string& partial, const std::string& out, bool ordered,
+                    const std::vector<ReadFile>& inputs);
 
 // The point of a row (its first cell), or npos when the row does not start with a number.
 std::size_t row_point(const std::string& text, std::size_t begin, std::size_t end);

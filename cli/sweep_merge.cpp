@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/input_file.hpp"
 #include "cli/sweep_file.hpp"
 #include "costmodel/input_error.hpp"
 
@@ -24,7 +25,7 @@ std::string merge_sweep_files(const std::vector<std::string>& paths) {
   std::string header;
   std::size_t points = std::string::npos;
   for (std::size_t f = 0; f < paths.size(); ++f) {
-    texts.push_back(read_text_file(paths[f]));
+    texts.push_back(read_input_file(paths[f], kSweepCsvInput));
     const std::string& text = texts.back();
     const std::size_t header_end = text.find('\n');
     if (header_end == std::string::npos || !text.starts_with("point,points,")) {

@@ -79,7 +79,8 @@ plots::SweepAxis sweep_axis(const std::string& column) {
 }
 
 plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
-  const SweepHeader header = read_sweep_header(csv);
+  const std::string file_text = read_sweep_file(csv);
+  const SweepHeader header = read_sweep_header(file_text, csv);
   auto is_input = [&](const std::string& name) {
     return std::find(header.inputs.begin(), header.inputs.end(), name) != header.inputs.end();
   };
@@ -107,7 +108,7 @@ plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
     throw InputError("--y: no column '" + choice.y + "' in " + csv + " (e.g. params, " +
                      "pretrain_tokens, loss, cost.total.usd, over_chinchilla)");
   }
-  const std::vector<SweepRow> rows = read_sweep_rows(csv, x, choice.y, series);
+  const std::vector<SweepRow> rows = read_sweep_rows(file_text, csv, x, choice.y, series);
   std::vector<std::array<double, 3>> kept;
   for (const SweepRow& row : rows) {
     if (row.status == "converged" && std::isfinite(row.x) && std::isfinite(row.y)) {

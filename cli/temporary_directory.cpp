@@ -11,8 +11,16 @@
 
 namespace scaleopt::cli {
 
+std::string temporary_folder() {
+  std::error_code error;
+  const std::filesystem::path folder = std::filesystem::temp_directory_path(error);
+  if (error) throw InputError("the temporary directory (TMPDIR): " + error.message());
+  return folder.string();
+}
+
 TemporaryDirectory::TemporaryDirectory() {
-  const std::string pattern = (std::filesystem::temp_directory_path() / "scaleopt-XXXXXX").string();
+  const std::string pattern =
+      (std::filesystem::path(temporary_folder()) / "scaleopt-XXXXXX").string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   if (!::mkdtemp(name.data())) {

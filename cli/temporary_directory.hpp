@@ -6,6 +6,10 @@
 
 namespace scaleopt::cli {
 
+// The system's temporary directory (TMPDIR, else /tmp). Throws InputError when TMPDIR names
+// something that is not a directory.
+std::string temporary_folder();
+
 class TemporaryDirectory {
  public:
   // Throws InputError when the directory cannot be created.

@@ -1,10 +1,10 @@
 #include "cli/toml_reading.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "cli/input_file.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -57,12 +57,8 @@ TomlDocument parse(std::string_view text, const std::string& name) {
 
 }  // namespace
 
-TomlDocument parse_toml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path);
+TomlDocument parse_toml_file(const std::string& path, std::string_view flag) {
+  return parse(read_input_file(path, kTomlInput, flag), path);
 }
 
 TomlDocument parse_toml_text(std::string_view text, const std::string& name) {

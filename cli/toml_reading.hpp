@@ -19,8 +19,10 @@ struct TomlDocument {
   std::string file;
 };
 
-// Throws InputError "FILE: cannot open" or "FILE:LINE:COLUMN: <toml++ description>".
-TomlDocument parse_toml_file(const std::string& path);
+// Reads `path` through cli/input_file.hpp (the TOML size limit; its errors name `flag` when
+// given). Throws InputError "FILE: cannot open the file (reason)" or
+// "FILE:LINE:COLUMN: <toml++ description>".
+TomlDocument parse_toml_file(const std::string& path, std::string_view flag = {});
 TomlDocument parse_toml_text(std::string_view text, const std::string& name);
 
 // "FILE:LINE" of a node (just FILE when the node has no position). A node parsed from another

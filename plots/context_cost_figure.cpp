@@ -100,11 +100,11 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
   figure.data.push_back({"cost_vs_context.dat", costs.file()});
   // The output line is drawn wide under the input line: below S* both cost the same.
   std::vector<std::string> clauses{
-      "\"cost_vs_context.dat\" using 1:3 with lines lw 4 lc rgb \"#d62728\" title "
-      "\"output token, best batch\"",
-      "\"\" using 1:4 with lines lw 1.5 dt (6,4) lc rgb \"#d62728\" title "
-      "\"output token, large-batch limit\"",
-      "\"\" using 1:2 with lines lw 1.8 lc rgb \"#1f77b4\" title \"input token (prefill)\""};
+      "'cost_vs_context.dat' using 1:3 with lines lw 4 lc rgb '#d62728' title "
+      "'output token, best batch'",
+      "'' using 1:4 with lines lw 1.5 dt (6,4) lc rgb '#d62728' title "
+      "'output token, large-batch limit'",
+      "'' using 1:2 with lines lw 1.8 lc rgb '#1f77b4' title 'input token (prefill)'"};
   if (prices) {
     // The price list as a staircase: each tier from the previous bound to its own.
     DataTable tiers({"context", "usd_per_mtok_input", "usd_per_mtok_output"});
@@ -124,17 +124,18 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
     figure.data.push_back({"cost_vs_context_prices.dat", tiers.file()});
     const std::string name = text.price_list_name.empty() ? "price" : text.price_list_name;
     clauses.push_back(
-        "\"cost_vs_context_prices.dat\" using 1:3 with lines lw 2 lc rgb "
-        "\"#7f3f00\" title " +
+        "'cost_vs_context_prices.dat' using 1:3 with lines lw 2 lc rgb "
+        "'#7f3f00' title " +
         gnuplot_string(name + ": output price"));
-    clauses.push_back("\"\" using 1:2 with lines lw 2 lc rgb \"#6a3d9a\" title " +
+    clauses.push_back("'' using 1:2 with lines lw 2 lc rgb '#6a3d9a' title " +
                       gnuplot_string(name + ": input price"));
   }
 
   std::string& c = figure.commands;
   c += "set title " + gnuplot_string(text.title + "\n" + wrap_list(text.assumptions)) + "\n";
-  c += "set xlabel \"context (tokens in each sequence's KV cache, log scale)\"\n";
-  c += "set ylabel \"cost per million tokens (USD, log scale)\"\n";
+  c += "set xlabel " + gnuplot_string("context (tokens in each sequence's KV cache, log scale)") +
+       "\n";
+  c += "set ylabel 'cost per million tokens (USD, log scale)'\n";
   c += "set logscale xy\n";
   c += log_range("x", range.first, range.last);
   const double y_low = std::pow(10.0, std::floor(std::log10(low)));
@@ -144,7 +145,7 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
   c += log_tics("y", y_low, y_high, Unit::usd);
   c += "set tics out nomirror\n";
   c += "set border 3\n";
-  c += "set grid xtics ytics lc rgb \"#ececec\"\n";
+  c += "set grid xtics ytics lc rgb '#ececec'\n";
   c += "set key outside below horizontal maxcols 2\n";
   int tag = 1;
   auto vertical = [&](double context, const std::string& label, const std::string& colour,
@@ -236,10 +237,10 @@ Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
     costs.next_set();  // one gnuplot data set per model (index m)
     const std::string colour = colours[m % (sizeof colours / sizeof colours[0])];
     const std::string index = " index " + std::to_string(data_set);
-    clauses.push_back(std::string(data_set++ == 0 ? "\"cost_vs_context_models.dat\"" : "\"\"") +
-                      index + " using 2:4 with lines lw 3 lc rgb " + gnuplot_string(colour) +
-                      " title " + gnuplot_string(models[m].label + ": output"));
-    clauses.push_back("\"\"" + index + " using 2:3 with lines lw 1.5 dt (6,4) lc rgb " +
+    clauses.push_back(std::string(data_set++ == 0 ? "'cost_vs_context_models.dat'" : "''") + index +
+                      " using 2:4 with lines lw 3 lc rgb " + gnuplot_string(colour) + " title " +
+                      gnuplot_string(models[m].label + ": output"));
+    clauses.push_back("''" + index + " using 2:3 with lines lw 1.5 dt (6,4) lc rgb " +
                       gnuplot_string(colour) + " title " +
                       gnuplot_string(models[m].label + ": input"));
   }
@@ -249,8 +250,9 @@ Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
   figure.data.push_back({"cost_vs_context_models.dat", costs.file()});
   std::string& c = figure.commands;
   c += "set title " + gnuplot_string(text.title + "\n" + wrap_list(text.assumptions)) + "\n";
-  c += "set xlabel \"context (tokens in each sequence's KV cache, log scale)\"\n";
-  c += "set ylabel \"cost per million tokens (USD, log scale)\"\n";
+  c += "set xlabel " + gnuplot_string("context (tokens in each sequence's KV cache, log scale)") +
+       "\n";
+  c += "set ylabel " + gnuplot_string("cost per million tokens (USD, log scale)") + "\n";
   c += "set logscale xy\n";
   c += log_range("x", first, last);
   const double y_low = std::pow(10.0, std::floor(std::log10(low)));
@@ -260,7 +262,7 @@ Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
   c += log_tics("y", y_low, y_high, Unit::usd);
   c += "set tics out nomirror\n";
   c += "set border 3\n";
-  c += "set grid xtics ytics lc rgb \"#ececec\"\n";
+  c += "set grid xtics ytics lc rgb '#ececec'\n";
   c += "set key outside below horizontal maxcols 2\n";
   c += plot_command(clauses);
   return figure;

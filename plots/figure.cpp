@@ -28,16 +28,16 @@ std::string gnuplot_script(const Figure& figure, FigureFormat format, std::strin
   std::string script;
   script += "# " + figure.name + ".gp: written by scaleopt (docs/plots.md). Run it where its\n";
   script += "# data files are: gnuplot " + figure.name + ".gp\n";
-  if (!directory.empty()) script += "cd " + gnuplot_string(directory) + "\n";
+  if (!directory.empty()) script += "cd " + gnuplot_path(directory) + "\n";
   script += "set encoding utf8\n";
   if (format == FigureFormat::svg) {
     script += "set terminal svg size " + size +
-              " dynamic noenhanced font \"DejaVu Sans,12\" background rgb \"white\"\n";
+              " dynamic noenhanced font 'DejaVu Sans,12' background rgb 'white'\n";
   } else {
     script += "set terminal pngcairo size " + size +
-              " noenhanced font \"DejaVu Sans,11\" background rgb \"white\"\n";
+              " noenhanced font 'DejaVu Sans,11' background rgb 'white'\n";
   }
-  script += "set output " + gnuplot_string(output) + "\n";
+  script += "set output " + gnuplot_path(output) + "\n";
   script += figure.commands;
   if (!script.ends_with("\n")) script += "\n";
   script += "unset output\n";

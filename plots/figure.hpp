@@ -28,8 +28,9 @@ struct Figure {
 };
 
 // The whole script: a header saying what made it and how to run it, the terminal for `format`
-// at the figure's size, `set output "OUTPUT"`, then the figure's commands. When `directory` is
-// not empty the script first changes into it (the data files are named relative to it).
+// at the figure's size, `set output 'OUTPUT'` (gnuplot_path), then the figure's commands. When
+// `directory` is not empty the script first changes into it (the data files are named relative to
+// it).
 std::string gnuplot_script(const Figure& figure, FigureFormat format, std::string_view output,
                            std::string_view directory = {});
 

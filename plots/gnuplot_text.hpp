@@ -11,9 +11,44 @@
 
 namespace scaleopt::plots {
 
-// A double-quoted gnuplot string: backslash and quote escaped, a line break as \n. Scripts use
-// the noenhanced terminals, so no other character is special.
+// Text from inputs (names, file names, CSV columns) reaches gnuplot scripts, so every string a
+// script holds is written here, and gnuplot reads it back literally: no text is ever run.
+// gnuplot runs `command` inside double-quoted strings (and anywhere on a line outside
+// quotes), and expands @name outside quotes, so text goes in single quotes, where nothing is
+// special but the quote. A quote, an '@' and a line break (a single-quoted string cannot span
+// lines) are pieces of their own, escapes in double quotes that hold nothing else:
+// 'it'."\047".'s', 'a'."\n".'b'. gnuplot takes such a concatenation wherever a string goes
+// (set title/label/xlabel/output, cd, key titles, tic labels, plot file names: tested).
+// Scripts use the noenhanced terminals, so no character of the text is markup either.
+
+// Text as a figure shows it: a line break is kept; NUL and every other control character
+// (C0 and DEL: not allowed in the SVG's XML, and gnuplot reads lines as C strings) becomes a
+// space; a byte that is not valid UTF-8 (and U+FFFE, U+FFFF) becomes U+FFFD; "]]>", which XML
+// forbids in text and gnuplot's SVG leaves as it is, gets an invisible U+200B before its '>'.
+// So the SVG gnuplot writes stays well-formed whatever the input.
+std::string figure_text(std::string_view text);
+
+// A gnuplot string expression that reads back as figure_text(text).
 std::string gnuplot_string(std::string_view text);
+
+// A file name as a gnuplot string expression that reads back as exactly `path` (every byte
+// but NUL, which no path holds: InputError). Not cleaned like figure text: gnuplot must open
+// the very file. A relative name starting with '|' (which `set output` would run as a
+// command) gets "./" in front.
+std::string gnuplot_path(std::string_view path);
+
+// A label of `set xtics ('label' position)`: gnuplot uses it as a printf format for the tic's
+// value, so '%' is doubled as well ("12%" would fail, "%s" would print the value). Such a label
+// is cut at 49 bytes when it holds a '%': for numbers only. Text from inputs on an axis comes
+// from a data file instead (`using ...:ytic(3)`), which gnuplot shows as it is.
+std::string gnuplot_tic_label(std::string_view text);
+
+// A text cell of a data file, figure_text(text) in double quotes: a backslash as \\, a line
+// break as \n, a quote as \042 (gnuplot's reader ends a cell at the first '"' whatever comes
+// before it, then reads these escapes), and a digit 0-7 right after that as an octal escape
+// too (gnuplot reads every octal digit after a backslash: "\0427" would be one character). gnuplot
+// never evaluates a data file: nothing there runs.
+std::string data_string(std::string_view text);
 
 // `text` broken into lines of at most `width` characters after "; " (a title's list of
 // assumptions); a part longer than `width` keeps its own line.
@@ -22,7 +57,8 @@ std::string wrap_list(std::string_view text, std::size_t width = 110);
 // A number as a script or data file holds it: 10 significant digits, no locale.
 std::string number(double value);
 
-// A data file: a '#' line naming the columns, then one line per row. Text cells are quoted.
+// A data file: a '#' line naming the columns (figure_text on one line), then one line per row.
+// Text cells are data_string.
 struct DataTable {
   std::vector<std::string> columns;
   std::string text;  // the rows so far

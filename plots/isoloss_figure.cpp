@@ -135,7 +135,7 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
     for (const MapCurve& curve : curves) any = any || !curve.empty();
     if (!any) return;
     figure.data.push_back(curves_file(name, curves));
-    clauses.push_back(gnuplot_string(name) + " using 1:2 with lines " + style + " title " +
+    clauses.push_back(gnuplot_path(name) + " using 1:2 with lines " + style + " title " +
                       gnuplot_string(title));
   };
   LabelLayout layout(page.width, page.height);
@@ -153,8 +153,7 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
     }
     if (!has_rows(table)) return std::string();
     figure.data.push_back({name, table.file()});
-    return gnuplot_string(name) +
-           " using 1:2:3:4 with labels center rotate variable boxed tc rgb " +
+    return gnuplot_path(name) + " using 1:2:3:4 with labels center rotate variable boxed tc rgb " +
            gnuplot_string(colour) + " notitle";
   };
 
@@ -165,12 +164,12 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
       legend_costs += ", " + format_quantity(multiple, Unit::number, 3) + "x";
     }
   }
-  family("isoloss_contours.dat", map.contours, "lc rgb \"#a0a0a0\" lw 1", "loss L(N, D)");
-  family("isoloss_flops.dat", map.iso_flops, "lc rgb \"#a8a8a8\" lw 1.2 dt (8,5)",
+  family("isoloss_contours.dat", map.contours, "lc rgb '#a0a0a0' lw 1", "loss L(N, D)");
+  family("isoloss_flops.dat", map.iso_flops, "lc rgb '#a8a8a8' lw 1.2 dt (8,5)",
          "training compute 6ND");
-  family("isoloss_cost.dat", map.iso_cost, "lc rgb \"#2ca02c\" lw 1.8 dt (3,3)", legend_costs);
-  family("isoloss_frontier.dat", {map.frontier}, "lc rgb \"#1f77b4\" lw 2", text.frontier_name);
-  family("isoloss_target.dat", {map.target}, "lc rgb \"#000000\" lw 2.5", "loss of the plans");
+  family("isoloss_cost.dat", map.iso_cost, "lc rgb '#2ca02c' lw 1.8 dt (3,3)", legend_costs);
+  family("isoloss_frontier.dat", {map.frontier}, "lc rgb '#1f77b4' lw 2", text.frontier_name);
+  family("isoloss_target.dat", {map.target}, "lc rgb '#000000' lw 2.5", "loss of the plans");
   // The marks' labels first, then the target's (drawn last, on top), the other losses where
   // the contours leave the plot, lifetime costs where their lines leave it (at the bottom,
   // where inference eats the budget), compute where the iso-FLOP lines enter it. A label that
@@ -231,8 +230,8 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
   c += "set rmargin at screen " + number(kRight) + "\n";
   c += "set bmargin at screen " + number(kBottom) + "\n";
   c += "set tmargin at screen " + number(kTop) + "\n";
-  c += "set xlabel \"parameters N (log scale)\"\n";
-  c += "set ylabel \"pretraining tokens D (log scale)\"\n";
+  c += "set xlabel 'parameters N (log scale)'\n";
+  c += "set ylabel 'pretraining tokens D (log scale)'\n";
   c += "set logscale xy\n";
   c += log_range("x", box.params_min, box.params_max);
   c += log_range("y", box.tokens_min, box.tokens_max);
@@ -241,7 +240,7 @@ Figure isoloss_figure(const IsolossMap& map, const IsolossMarks& marks, const Is
   c += "set tics out nomirror\n";
   c += "set border 3\n";
   c += "set key outside below horizontal maxcols 3 samplen 3\n";
-  c += "set style textbox opaque fc rgb \"white\" noborder margins 1,1\n";
+  c += "set style textbox opaque fc rgb 'white' noborder margins 1,1\n";
   // The optimum trains smaller models longer than Chinchilla, so it lies up and to the left:
   // its label goes left, Chinchilla's right; the heuristic's right of its point.
   for (std::size_t i = 0; i < mark_list.size(); ++i) {

@@ -64,23 +64,23 @@ Figure phases_figure(const std::vector<PhaseBar>& bars, const PhasesText& text) 
   c += "set xrange [-0.6:" + number(bars.size() - 0.4) + "]\n";
   c += "set style data histograms\n";
   c += "set style histogram rowstacked\n";
-  c += "set style fill solid 0.9 border rgb \"white\"\n";
+  c += "set style fill solid 0.9 border rgb 'white'\n";
   c += "set boxwidth 0.55\n";
   c += "set tics out nomirror\n";
   c += "set xtics scale 0\n";
   c += "set border 3\n";
-  c += "set grid ytics lc rgb \"#e0e0e0\"\n";
+  c += "set grid ytics lc rgb '#e0e0e0'\n";
   c += "set key outside below horizontal\n";
   c += "set bmargin 7\n";  // two-line bar names above the key
   // RL is in the key only when some plan pays for it.
   const bool any_rl =
       std::any_of(bars.begin(), bars.end(), [](const PhaseBar& b) { return b.rl > 0; });
   c += plot_command(
-      {"\"phases.dat\" using 1:xtic(5) title \"pretraining\" lc rgb \"#1f77b4\"",
-       std::string("\"\" using 2 ") + (any_rl ? "title \"RL\"" : "notitle") + " lc rgb \"#ff7f0e\"",
-       "\"\" using 3 title \"inference\" lc rgb \"#2ca02c\"",
-       "\"phases_shares.dat\" using 1:2:3 with labels tc rgb \"white\" notitle",
-       "\"phases_totals.dat\" using 1:2:3 with labels offset char 0,0.8 notitle"});
+      {"'phases.dat' using 1:xtic(5) title 'pretraining' lc rgb '#1f77b4'",
+       std::string("'' using 2 ") + (any_rl ? "title 'RL'" : "notitle") + " lc rgb '#ff7f0e'",
+       "'' using 3 title 'inference' lc rgb '#2ca02c'",
+       "'phases_shares.dat' using 1:2:3 with labels tc rgb 'white' notitle",
+       "'phases_totals.dat' using 1:2:3 with labels offset char 0,0.8 notitle"});
   return figure;
 }
 

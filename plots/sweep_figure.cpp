@@ -94,8 +94,8 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
     if (i > 0) table.text += "\n\n";  // two blank lines: the next data set (gnuplot's index)
     for (const auto& [x, y] : lines[i].points) table.row({x, y, lines[i].series});
     const std::string title = one_line ? text.y.name : text.series.format(lines[i].series);
-    clauses.push_back(std::string(i == 0 ? "\"sweep.dat\"" : "\"\"") + " index " +
-                      std::to_string(i) + " using 1:2 with linespoints lw 2 pt 7 ps 0.6 title " +
+    clauses.push_back(std::string(i == 0 ? "'sweep.dat'" : "''") + " index " + std::to_string(i) +
+                      " using 1:2 with linespoints lw 2 pt 7 ps 0.6 title " +
                       gnuplot_string(title));
   }
   figure.data.push_back({"sweep.dat", table.file()});
@@ -106,10 +106,10 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   c += axis_commands("y", ys, text.y);
   c += "set tics out nomirror\n";
   c += "set border 3\n";
-  c += "set grid xtics ytics lc rgb \"#ececec\"\n";
+  c += "set grid xtics ytics lc rgb '#ececec'\n";
   c += "set key outside below horizontal title " +
        gnuplot_string(one_line ? "" : text.series.name) + "\n";
-  c += "set style textbox opaque fc rgb \"white\" noborder margins 1,1\n";
+  c += "set style textbox opaque fc rgb 'white' noborder margins 1,1\n";
   std::string lowest_label = "lowest " + text.y.name + ": " + text.y.format(lowest.second) +
                              "\nat " + text.x.name + " = " + text.x.format(lowest.first);
   if (!one_line)
@@ -130,11 +130,11 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   const bool left_of_point = label_x < lowest.first;
   c += "set arrow 1 from " + number(label_x) + "," + number(label_y) + " to " +
        number(lowest.first) + "," + number(lowest.second) +
-       " head filled size char 1,20 lc rgb \"#d62728\" front\n";
+       " head filled size char 1,20 lc rgb '#d62728' front\n";
   c += "set label 1 " + gnuplot_string(lowest_label) + " at " + number(label_x) + "," +
-       number(label_y) + (left_of_point ? " right" : " left") + " tc rgb \"#d62728\" front boxed\n";
-  c += "set label 2 \"\" at " + number(lowest.first) + "," + number(lowest.second) +
-       " point pt 6 ps 2 lc rgb \"#d62728\" front\n";
+       number(label_y) + (left_of_point ? " right" : " left") + " tc rgb '#d62728' front boxed\n";
+  c += "set label 2 '' at " + number(lowest.first) + "," + number(lowest.second) +
+       " point pt 6 ps 2 lc rgb '#d62728' front\n";
   c += plot_command(clauses);
   return figure;
 }

@@ -29,8 +29,10 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
   DataTable high({"x", "rank", "from", "to", "bottom", "top"});
   DataTable lower_values({"x", "rank", "label"});  // ends left of the base
   DataTable upper_values({"x", "rank", "label"});  // ends right of it
+  // The input names label the y axis from a data file (ytic): gnuplot shows them as they are,
+  // where `set ytics ('name' y)` would take each for a printf format and cut it at 49 bytes.
+  DataTable names({"base", "rank", "input"});
   double left = text.base, right = text.base;
-  std::string tics;
   const double n = static_cast<double>(bars.size());
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const TornadoBar& bar = bars[i];
@@ -44,13 +46,13 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
     }
     left = std::min({left, bar.low, bar.high});
     right = std::max({right, bar.low, bar.high});
-    tics += (tics.empty() ? "" : ", ") + gnuplot_string(bar.input + " (" + bar.range + ")") + " " +
-            number(y);
+    names.row({text.base, y}, bar.input + " (" + bar.range + ")");
   }
   figure.data.push_back({"tornado_low.dat", low.file()});
   figure.data.push_back({"tornado_high.dat", high.file()});
   figure.data.push_back({"tornado_lower.dat", lower_values.file()});
   figure.data.push_back({"tornado_upper.dat", upper_values.file()});
+  figure.data.push_back({"tornado_inputs.dat", names.file()});
 
   // A log axis when the outputs span 30x or more (one input can move the answer by orders of
   // magnitude), else linear; either way room for the value labels beyond the bars' ends.
@@ -78,27 +80,28 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
     c += linear_tics("x", x0, x1, text.output.format);
   }
   c += "set yrange [0.3:" + number(n + 1.1) + "]\n";
-  c += "set ytics (" + tics + ") scale 0\n";
+  c += "set ytics scale 0\n";
   c += "set lmargin " + std::to_string(longest + 2) + "\n";  // the input names and ranges
   c += "set border 1\n";
   c += "set xtics out nomirror\n";
-  c += "set grid xtics lc rgb \"#ececec\"\n";
+  c += "set grid xtics lc rgb '#ececec'\n";
   c += "set key outside below horizontal\n";
   c += "set style fill solid 0.85 noborder\n";
   c += "set arrow 1 from " + number(text.base) + ",0.3 to " + number(text.base) + "," +
-       number(n + 0.6) + " nohead lc rgb \"#000000\" lw 1.5 front\n";
+       number(n + 0.6) + " nohead lc rgb '#000000' lw 1.5 front\n";
   c += "set label 1 " +
        gnuplot_string("base: " + text.output.name + " = " + text.output.format(text.base)) +
-       " at " + number(text.base) + "," + number(n + 0.85) + " center tc rgb \"#000000\" front\n";
-  c += plot_command(
-      {"\"tornado_low.dat\" using 1:2:3:4:5:6 with boxxyerror lc rgb \"#1f77b4\" title "
-       "\"input at its low value\"",
-       "\"tornado_high.dat\" using 1:2:3:4:5:6 with boxxyerror lc rgb \"#ff7f0e\" title "
-       "\"input at its high value\"",
-       "\"tornado_lower.dat\" using 1:2:3 with labels right offset char -0.6,0 tc rgb "
-       "\"#333333\" notitle",
-       "\"tornado_upper.dat\" using 1:2:3 with labels left offset char 0.6,0 tc rgb "
-       "\"#333333\" notitle"});
+       " at " + number(text.base) + "," + number(n + 0.85) + " center tc rgb '#000000' front\n";
+  c +=
+      plot_command({"'tornado_low.dat' using 1:2:3:4:5:6 with boxxyerror lc rgb '#1f77b4' title "
+                    "'input at its low value'",
+                    "'tornado_high.dat' using 1:2:3:4:5:6 with boxxyerror lc rgb '#ff7f0e' title "
+                    "'input at its high value'",
+                    "'tornado_lower.dat' using 1:2:3 with labels right offset char -0.6,0 tc rgb "
+                    "'#333333' notitle",
+                    "'tornado_upper.dat' using 1:2:3 with labels left offset char 0.6,0 tc rgb "
+                    "'#333333' notitle",
+                    "'tornado_inputs.dat' using 1:2:ytic(3) with points ps 0 notitle"});
   return figure;
 }
 

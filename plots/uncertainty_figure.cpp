@@ -48,7 +48,7 @@ Figure uncertainty_figure(const std::vector<UncertaintyPanel>& panels, const Unc
   c += "set style fill solid 0.6 noborder\n";
   c += "set tics out nomirror\n";
   c += "set border 3\n";
-  c += "set ylabel \"samples\"\n";
+  c += "set ylabel 'samples'\n";
   c += "unset key\n";
   for (std::size_t p = 0; p < panels.size(); ++p) {
     const UncertaintyPanel& panel = panels[p];
@@ -67,7 +67,9 @@ Figure uncertainty_figure(const std::vector<UncertaintyPanel>& panels, const Unc
     }
     const std::string file = "uncertainty_" + std::to_string(p + 1) + ".dat";
     figure.data.push_back({file, table.file()});
-    c += "# " + panel.output.name + "\n";
+    // A number, not the output's name: a comment ends at a line break and goes on after a
+    // trailing backslash, so text from inputs stays in quoted strings.
+    c += "# panel " + std::to_string(p + 1) + "\n";
     c += "unset arrow\nunset label\nunset logscale x\n";
     c += "set title " + gnuplot_string(panel.output.name) + "\n";
     c += "set xlabel " + gnuplot_string(panel.output.label) + "\n";
@@ -91,14 +93,14 @@ Figure uncertainty_figure(const std::vector<UncertaintyPanel>& panels, const Unc
     for (const auto& [value, name] : marks) {
       const double height = 0.96 - 0.08 * (tag - 1);
       c += "set arrow " + std::to_string(tag) + " from " + number(value) + ", graph 0 to " +
-           number(value) + ", graph " + number(height - 0.03) + " nohead lc rgb \"#d62728\" " +
+           number(value) + ", graph " + number(height - 0.03) + " nohead lc rgb '#d62728' " +
            (tag == 2 ? "lw 2" : "dt (4,3)") + " front\n";
       c += "set label " + std::to_string(tag) + " " +
            gnuplot_string(std::string(name) + ": " + panel.output.format(value)) + " at " +
-           number(value) + ", graph " + number(height) + " center tc rgb \"#d62728\" front\n";
+           number(value) + ", graph " + number(height) + " center tc rgb '#d62728' front\n";
       ++tag;
     }
-    c += "plot " + gnuplot_string(file) + " using 1:2:3:4:5:6 with boxxyerror lc rgb \"#1f77b4\"\n";
+    c += "plot " + gnuplot_path(file) + " using 1:2:3:4:5:6 with boxxyerror lc rgb '#1f77b4'\n";
   }
   c += "unset multiplot\n";
   return figure;

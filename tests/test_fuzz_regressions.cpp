@@ -6,6 +6,7 @@
 
 #include "cli/runs_csv.hpp"
 #include "cli/scenario.hpp"
+#include "cli_runner.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/quantity.hpp"
 
@@ -83,4 +84,14 @@ TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both me
   // D(N) has slope d ln D / d ln N = -alpha p / (beta (L - E - p)) ~ -2.4e8 at this wall, so a
   // rounding of ln N at 1e-16 moves D by ~1e-7: the methods agree on D to that, not better.
   CHECK(solution.answer.plan.reference_relative_difference < 1e-6);
+}
+
+TEST_CASE("fuzz: an unknown command holding a line break is still a one-line error", "[fuzz]") {
+  // fuzz_cli: hostile text given as the command was printed as typed, line breaks and all.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"a\nb"}, std::vector<std::string>{"pricing", "x\r\ny"}}) {
+    const CliRun run = run_cli(args);
+    CHECK(is_one_line_error(run));
+    CHECK_THAT(run.err, Catch::Contains("unknown command"));
+  }
 }

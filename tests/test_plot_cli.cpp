@@ -186,7 +186,7 @@ TEST_CASE("plot --script: the script and its data, drawn by gnuplot in that dire
   CHECK_THAT(run.out, Catch::Contains("isoloss.gp"));
   CHECK_FALSE(std::filesystem::exists(directory.file("map.svg")));  // not drawn
   const std::string script = read_file(scripts + "/isoloss.gp");
-  CHECK_THAT(script, Catch::Contains("set output \"map.svg\""));
+  CHECK_THAT(script, Catch::Contains("set output 'map.svg'"));
   CHECK_THAT(script, !Catch::Contains("\ncd "));  // data files named relative to the script
   CHECK(std::filesystem::exists(scripts + "/isoloss_target.dat"));
   const auto drawn = scaleopt::cli::run_program(
@@ -267,7 +267,7 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
   // A gnuplot that writes part of the figure where the script points, then fails.
   const std::string gnuplot = fake.file("gnuplot");
   std::ofstream(gnuplot) << "#!/bin/sh\n"
-                            "out=$(sed -n 's/^set output \"\\(.*\\)\"$/\\1/p' \"$1\")\n"
+                            "out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\")\n"
                             "printf '<svg' > \"$out\"\n"
                             "echo '\"isoloss.gp\" line 12: undefined variable: oops' >&2\n"
                             "exit 1\n";

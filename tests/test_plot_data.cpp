@@ -187,17 +187,16 @@ TEST_CASE("log tics: decades labelled as scaleopt prints numbers, minor tics unl
           "[plots]") {
   const std::string tics = log_tics("x", 1e9, 1e12, Unit::count);
   CHECK_THAT(tics, Catch::StartsWith("set xtics ("));
-  for (const char* label :
-       {"\"1B\" 1000000000", "\"10B\" 1e+10", "\"100B\" 1e+11", "\"1T\" 1e+12"}) {
+  for (const char* label : {"'1B' 1000000000", "'10B' 1e+10", "'100B' 1e+11", "'1T' 1e+12"}) {
     CHECK_THAT(tics, Catch::Contains(label));
   }
-  CHECK_THAT(tics, Catch::Contains("\"\" 2000000000 1"));  // a minor tic
-  CHECK_THAT(log_tics("y", 0.01, 100, Unit::usd), Catch::Contains("\"$0.01\" 0.01"));
+  CHECK_THAT(tics, Catch::Contains("'' 2000000000 1"));  // a minor tic
+  CHECK_THAT(log_tics("y", 0.01, 100, Unit::usd), Catch::Contains("'$0.01' 0.01"));
   // Many decades: every second one labelled, no minor tics.
   const std::string wide = log_tics("y", 1e3, 1e11, Unit::count);
-  CHECK_THAT(wide, Catch::Contains("\"1K\" 1000"));
-  CHECK_THAT(wide, Catch::Contains("\"\" 10000 1"));
-  CHECK_THAT(wide, Catch::Contains("\"100K\" 100000"));
+  CHECK_THAT(wide, Catch::Contains("'1K' 1000"));
+  CHECK_THAT(wide, Catch::Contains("'' 10000 1"));
+  CHECK_THAT(wide, Catch::Contains("'100K' 100000"));
 }
 
 TEST_CASE("linear tics: steps of 1, 2 or 5 times a power of ten", "[plots]") {
@@ -207,12 +206,22 @@ TEST_CASE("linear tics: steps of 1, 2 or 5 times a power of ten", "[plots]") {
   const std::string tics =
       linear_tics("y", 1.2e9, [](double v) { return format_quantity(v, Unit::usd); });
   CHECK(tics ==
-        "set ytics (\"$0\" 0, \"$200M\" 200000000, \"$400M\" 400000000, \"$600M\" "
-        "600000000, \"$800M\" 800000000, \"$1B\" 1000000000, \"$1.2B\" 1200000000)\n");
+        "set ytics ('$0' 0, '$200M' 200000000, '$400M' 400000000, '$600M' 600000000, "
+        "'$800M' 800000000, '$1B' 1000000000, '$1.2B' 1200000000)\n");
+  // Tic labels are printf formats to gnuplot: a percent sign is doubled.
+  CHECK(linear_tics(
+            "x", 1.0, [](double v) { return std::to_string(int(100 * v)) + "%"; }, 1) ==
+        "set xtics ('0%%' 0, '100%%' 1)\n");
 }
 
 TEST_CASE("gnuplot strings, figure formats and title wrapping", "[plots]") {
-  CHECK(gnuplot_string("a \"b\" \\ c\nd") == "\"a \\\"b\\\" \\\\ c\\nd\"");
+  // Single quotes (gnuplot runs `...` in double quotes), a quote, @ or line break a piece of its
+  // own; the property test in test_gnuplot_quoting.cpp runs such strings through gnuplot.
+  CHECK(gnuplot_string("a 'b' \"c\" \\ `d`\ne") ==
+        "'a '.\"\\047\".'b'.\"\\047\".' \"c\" \\ `d`'.\"\\n\".'e'");
+  CHECK(gnuplot_string("'") == "\"\\047\"");
+  CHECK(gnuplot_string("x@y") == "'x'.\"\\100\".'y'");
+  CHECK(gnuplot_string("") == "''");
   CHECK(figure_format_of("out/fig.svg", "--out") == FigureFormat::svg);
   CHECK(figure_format_of("FIG.PNG", "--out") == FigureFormat::png);
   CHECK_THROWS_WITH(figure_format_of("fig.pdf", "--out"),
@@ -222,9 +231,9 @@ TEST_CASE("gnuplot strings, figure formats and title wrapping", "[plots]") {
   CHECK(wrap_list("short", 10) == "short");
   const std::string script = gnuplot_script(Figure{"demo", 640, 480, "plot x\n", {}},
                                             FigureFormat::png, "o.png", "/data dir");
-  CHECK_THAT(script, Catch::Contains("cd \"/data dir\"\n"));
+  CHECK_THAT(script, Catch::Contains("cd '/data dir'\n"));
   CHECK_THAT(script, Catch::Contains("set terminal pngcairo size 640,480 noenhanced"));
-  CHECK_THAT(script, Catch::Contains("set output \"o.png\"\nplot x\n"));
+  CHECK_THAT(script, Catch::Contains("set output 'o.png'\nplot x\n"));
 }
 
 TEST_CASE("label layout: boxes of turned text, inside the plot and apart", "[plots]") {
@@ -297,5 +306,10 @@ TEST_CASE("tornado figure: each side a box from the base to its output", "[plots
         "# x rank from to bottom top\n1.75e+10 1.8 1.5e+10 2e+10 1.62 1.98\n"
         "2.05e+10 0.8 2e+10 2.1e+10 0.62 0.98\n");
   CHECK_THAT(figure.commands, Catch::Contains("base: params = 20B"));
+  // The inputs label the y axis from a data file (not `set ytics`, where text is a format).
+  CHECK(figure.data[4].text ==
+        "# base rank input\n2e+10 2 \"law.alpha (0.27 .. 0.40)\"\n"
+        "2e+10 1 \"inference.rate (40M/s .. 60M/s)\"\n");
+  CHECK_THAT(figure.commands, Catch::Contains("'tornado_inputs.dat' using 1:2:ytic(3)"));
   CHECK_THROWS_AS(tornado_figure({{"x", "", NAN, 1.0}}, {"t", "a", axis, 1.0}), InputError);
 }
