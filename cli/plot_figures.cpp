@@ -109,7 +109,7 @@ std::string lifecycle_assumptions(const Scenario& scenario, const LifecycleSolut
             percent(serving.decode_mfu.value_or(0.0)) + " MFU";
   } else {
     line += ", roofline on " + format_quantity(serving.chips, Unit::number) + " chips at " +
-            format_quantity(serving.context_tokens, Unit::count) + " context";
+            format_exact_count(serving.context_tokens) + " context";
   }
   return line;
 }

@@ -165,7 +165,8 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
     ++tag;
   };
   vertical(s_star, "S* = " + context_text(s_star), "#000000", 0.95);
-  vertical(setup.context_tokens, "the scenario's context = " + context_text(setup.context_tokens),
+  vertical(setup.context_tokens,
+           "the scenario's context = " + format_exact_count(setup.context_tokens) + " tokens",
            "#1f77b4", 0.81);
   if (knee.status == Status::converged) {
     vertical(knee.context_tokens, "knee (HBM full) = " + context_text(knee.context_tokens),
