@@ -1,7 +1,8 @@
 # The two commands of the README's Quick start, and a few more for developers.
 #   make demo   install what is missing, build Release, run the headline reproduction and
 #               write its HTML report, demo-report.html
-#   make test   install what is missing, build, run every test (ctest)
+#   make test   install what is missing (chromium too: the report test opens the HTML report
+#               in it), build, run every test (ctest)
 #   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
 #               inference-aware solve in scipy beside ours (bench/compare_scipy.py)
 #   make format apply clang-format to every source file
@@ -27,13 +28,18 @@ FUZZ_RUNS_runs_csv ?= 2000
 FUZZ_RUNS_cli ?= 1000
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
+.PHONY: all deps test-deps configure build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
   format-check clean
 
 all: build
 
 deps:
 	@scripts/install-deps
+
+# What every test needs beyond the build: the report test opens the HTML report in headless
+# chromium, so a fresh machine's `make test` must install it too.
+test-deps:
+	@scripts/install-deps --browser
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) > /dev/null
@@ -52,11 +58,11 @@ demo: build
 	@echo "== The talk's argument as one HTML page: the answer, costs by phase, figures, sources =="
 	@$(SCALEOPT) report examples/frontier_100x.toml --out demo-report.html
 
-test: build
+test: test-deps build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # -O1 keeps the sanitized suite fast enough for CI while stack traces stay readable.
-test-sanitize: deps
+test-sanitize: test-deps
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
 	  -DSCALEOPT_SANITIZE=address,undefined -DSCALEOPT_BUILD_BENCH=OFF $(CMAKE_FLAGS) > /dev/null
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)

@@ -1,6 +1,8 @@
 #include "cli/analysis_flags.hpp"
 
+#include "cli/flags.hpp"
 #include "cli/input_scaling.hpp"
+#include "cli/limits.hpp"
 #include "cli/solver_flags.hpp"
 #include "costmodel/input_error.hpp"
 
@@ -17,7 +19,9 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
       ->allow_extra_args(false);
   if (threads) {
     command.add_option("--threads", args.threads, "Threads (0: one per hardware thread)")
-        ->default_str("0");
+        ->default_str("0")
+        ->type_name("COUNT")
+        ->transform(count_check(0, kMaxThreads));
   }
   command
       .add_option("--method", args.method,

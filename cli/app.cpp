@@ -88,7 +88,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   std::ostringstream buffer;
   try {
-    const int status = chosen ? chosen(buffer) : kExitBadInput;
+    const int status = chosen ? chosen(buffer, err) : kExitBadInput;
     out << buffer.str();
     return status;
   } catch (const InputError& e) {

@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/cost_output.hpp"
+#include "cli/overflow.hpp"
 #include "cli/scenario.hpp"
 #include "cli/scenario_keys.hpp"
 #include "costmodel/input_error.hpp"
@@ -22,6 +23,12 @@ struct CostArgs {
 
 int run_cost(const CostArgs& args, std::ostream& out) {
   if (args.keys) {
+    if (!args.scenario.empty() || args.json || !args.overrides.empty()) {
+      // --keys prints the same table whatever else is given: the rest would be ignored.
+      throw InputError(
+          "--keys: prints the key table alone; give it without a scenario, --set or "
+          "--json");
+    }
     out << scenario_keys_markdown();
     return kExitOk;
   }
@@ -35,8 +42,11 @@ int run_cost(const CostArgs& args, std::ostream& out) {
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }
+  const Json json = cost_json(scenario, cost);
+  // 1e300 rollout tokens or an MFU of 1e-300 made costs of inf: refused, never printed.
+  refuse_non_finite(json, extreme_inputs(scenario), scenario.file + ": ");
   if (args.json) {
-    out << cost_json(scenario, cost).dump(2) << "\n";
+    out << json.dump(2) << "\n";
   } else {
     print_cost(out, scenario, cost);
   }

@@ -2,6 +2,7 @@
 // (Approach 3 of Hoffmann et al. 2022), optionally bootstrap its uncertainty, and write the
 // law for --law-file.
 
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "cli/fit_output.hpp"
 #include "cli/flags.hpp"
 #include "cli/law_file.hpp"
+#include "cli/limits.hpp"
 #include "cli/runs_csv.hpp"
 #include "costmodel/input_error.hpp"
 
@@ -65,18 +67,21 @@ int run_fit(const FitArgs& args, std::ostream& out) {
   report.runs_read = csv.runs.size();
   report.huber_delta = options.huber_delta;
   const auto drop = static_cast<std::size_t>(args.drop_highest_loss);
-  if (csv.runs.size() < kMinimumRuns + drop) {
-    std::string message = "end of file after " + std::to_string(csv.runs.size()) + " runs";
-    if (drop > 0) message += " (" + std::to_string(drop) + " to drop by --drop-highest-loss)";
-    message += ": a fit of the 5 coefficients E, A, B, alpha, beta needs at least " +
-               std::to_string(kMinimumRuns) + " runs";
-    throw InputError(args.file + ":" + std::to_string(csv.last_line) + ": " + message);
+  if (drop > 0 && drop >= csv.runs.size()) {
+    throw InputError("--drop-highest-loss: drops " + std::to_string(drop) + " of the " +
+                     std::to_string(csv.runs.size()) + " runs in " + args.file +
+                     ", leaving none to fit");
   }
   const std::vector<TrainingRun> runs = without_highest_loss(csv.runs, drop);
   report.runs_dropped = drop;
 
   report.fit = fit_scaling_law(runs, options);
-  report.implied = law_implications(report.fit.law);
+  if (report.fit.status == Status::not_identifiable) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();  // JSON null
+    report.implied = {kNaN, kNaN, kNaN};
+  } else {
+    report.implied = law_implications(report.fit.law);
+  }
   if (report.fit.converged() && args.bootstrap > 0) {
     report.bootstrap = bootstrap_scaling_law(
         runs, report.fit, options, BootstrapOptions{.replicates = args.bootstrap, .seed = seed});
@@ -94,7 +99,10 @@ int run_fit(const FitArgs& args, std::ostream& out) {
   } else {
     print_fit(out, report);
     if (!report.fit.converged() && !args.emit_law.empty()) {
-      out << "note: no law written to " << args.emit_law << ": the fit did not converge.\n";
+      out << "note: no law written to " << args.emit_law << ": the fit "
+          << (report.fit.status == Status::not_identifiable ? "is not identifiable"
+                                                            : "did not converge")
+          << ".\n";
     }
   }
   return report.fit.converged() ? kExitOk : kExitNotConverged;
@@ -107,32 +115,40 @@ void add_fit_command(CLI::App& app, Action& chosen) {
       "fit", "Fit the loss law L(N, D) = E + A/N^alpha + B/D^beta to training runs (CSV)");
   auto args = std::make_shared<FitArgs>();
   command->add_option("RUNS.csv", args->file, "CSV file with a header line and one run per row")
+      ->type_name("FILE")
       ->required();
-  command->add_option("--params-col", args->columns.params, "Column of model sizes N")
-      ->type_name("NAME");
-  command->add_option("--tokens-col", args->columns.tokens, "Column of training tokens D")
+  command->add_option("--params-col", args->columns.params, "Column of model sizes N (parameters)")
+      ->type_name("NAME")
+      ->required();
+  command
+      ->add_option("--tokens-col", args->columns.tokens,
+                   "Column of training tokens D (this or --flops-col is required)")
       ->type_name("NAME");
   command
       ->add_option("--flops-col", args->columns.flops,
-                   "Column of training compute C instead of D (D = C / (6 N))")
+                   "Column of training compute C in FLOPs, instead of D (D = C / (6 N))")
       ->type_name("NAME");
-  command->add_option("--loss-col", args->columns.loss, "Column of final losses L (nats/token)")
-      ->type_name("NAME");
+  command->add_option("--loss-col", args->columns.loss, "Column of final losses L (nats per token)")
+      ->type_name("NAME")
+      ->required();
   command
       ->add_option("--drop-highest-loss", args->drop_highest_loss,
-                   "Leave out the K runs of highest loss (Epoch AI drop 5 of Hoffmann's)")
+                   "Leave out this many runs of highest loss (Epoch AI drop 5 of Hoffmann's)")
       ->default_str("0")
-      ->type_name("K");
+      ->type_name("COUNT")
+      ->transform(count_check(0, kMaxShapeCount));
   command
       ->add_option("--huber-delta", args->huber_delta,
-                   "Huber threshold on ln-loss residuals (Hoffmann et al.: 1e-3)")
+                   "Huber threshold on residuals of ln L, a plain number (Hoffmann et al.: 1e-3)")
       ->default_str("1e-3")
       ->type_name("NUMBER");
   command
-      ->add_option("--bootstrap", args->bootstrap,
-                   "Refit R resamples of the runs for standard errors and 10/90% intervals")
+      ->add_option(
+          "--bootstrap", args->bootstrap,
+          "Resamples of the runs to refit, for standard errors and 10/90% intervals (0: none)")
       ->default_str("0")
-      ->type_name("R");
+      ->type_name("COUNT")
+      ->transform(count_check(0, kMaxBootstrap));
   command
       ->add_option("--seed", args->seed,
                    "Seed of the bootstrap resampling (same seed, same output at any --threads)")
@@ -141,7 +157,9 @@ void add_fit_command(CLI::App& app, Action& chosen) {
   command
       ->add_option("--threads", args->threads,
                    "Threads for the starts and refits (0: one per hardware thread)")
-      ->default_str("0");
+      ->default_str("0")
+      ->type_name("COUNT")
+      ->transform(count_check(0, kMaxThreads));
   command
       ->add_option("--emit-law", args->emit_law,
                    "Write the fitted law (with the bootstrap's uncertainty) as a TOML [law] "
@@ -153,10 +171,15 @@ void add_fit_command(CLI::App& app, Action& chosen) {
       "Minimises the summed Huber loss of ln L against ln(E + A/N^alpha + B/D^beta) by L-BFGS\n"
       "from each of Hoffmann et al.'s 4,500 grid starts (App. D.2), in parallel. See\n"
       "docs/fitting.md.\n"
-      "Examples:\n"
-      "  scaleopt fit runs.csv --params-col N --tokens-col D --loss-col loss\n"
-      "  scaleopt fit chinchilla.csv --params-col 'Model Size' --flops-col 'Training FLOP' \\\n"
-      "      --loss-col loss --drop-highest-loss 5 --bootstrap 1000 --emit-law fitted.toml\n"
+      "Runs that cannot determine the law (fewer than 5, or fewer than 3 distinct model\n"
+      "sizes or token counts) give status not_identifiable and exit 1.\n"
+      "Examples (examples/chinchilla_fig4_epoch.csv: Hoffmann et al.'s runs as Epoch AI\n"
+      "digitised them; see examples/README.md):\n"
+      "  scaleopt fit examples/chinchilla_fig4_epoch.csv --params-col 'Model Size' \\\n"
+      "      --flops-col 'Training FLOP' --loss-col loss --drop-highest-loss 5\n"
+      "  scaleopt fit examples/chinchilla_fig4_epoch.csv --params-col 'Model Size' \\\n"
+      "      --flops-col 'Training FLOP' --loss-col loss --drop-highest-loss 5 \\\n"
+      "      --bootstrap 1000 --emit-law fitted.toml\n"
       "  scaleopt optimal --compute 1e24 --law-file fitted.toml\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_fit(*args, out); }; });

@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/law_flags.hpp"
+#include "cli/overflow.hpp"
 #include "cli/table.hpp"
 #include "costmodel/quantity.hpp"
 
@@ -27,6 +28,19 @@ int run_loss(const LossArgs& args, std::ostream& out) {
   const Allocation point = evaluate_allocation(law, params, tokens);
   const Allocation frontier = optimal_for_params({law, std::nullopt}, params);
   const double over = tokens / frontier.tokens;
+  // --params 1e300 gave compute = inf, --beta 1e-300 an over-Chinchilla factor of inf.
+  refuse_non_finite(Json{{"loss", point.loss},
+                         {"compute_flops", point.compute_flops},
+                         {"tokens_per_param", point.tokens_per_param()},
+                         {"chinchilla_tokens", frontier.tokens},
+                         {"over_chinchilla", over}},
+                    extreme_flags({{"--params", params},
+                                   {"--tokens", tokens},
+                                   {"law E", law.E},
+                                   {"law A", law.A},
+                                   {"law B", law.B},
+                                   {"law alpha", law.alpha},
+                                   {"law beta", law.beta}}));
   if (args.json) {
     Json json = allocation_json(point, {law, std::nullopt});
     json["chinchilla_tokens"] = frontier.tokens;
@@ -55,10 +69,10 @@ void add_loss_command(CLI::App& app, Action& chosen) {
   auto* command =
       app.add_subcommand("loss", "Loss and compute of a model of N parameters on D tokens");
   auto args = std::make_shared<LossArgs>();
-  command->add_option("--params", args->params, "Parameters N, e.g. 70B")
+  command->add_option("--params", args->params, "Parameters N (a count, e.g. 70B)")
       ->type_name("COUNT")
       ->required();
-  command->add_option("--tokens", args->tokens, "Training tokens D, e.g. 1T")
+  command->add_option("--tokens", args->tokens, "Training tokens D (a count, e.g. 1T)")
       ->type_name("COUNT")
       ->required();
   add_law_flags(*command, args->law, /*with_rule=*/false);

@@ -44,8 +44,12 @@ void add_merge_command(CLI::App& app, Action& chosen) {
   command->footer(
       "The headers must be equal; rows are ordered by point, so the merge of the shards is\n"
       "byte for byte the unsharded sweep.\n"
-      "Example:\n"
-      "  scaleopt merge shard*.csv -o all.csv\n");
+      "Examples (two shards, then the merge):\n"
+      "  scaleopt sweep examples/sardana_cost.toml --vary inference.decode_mfu=0.1..0.3:200 \\\n"
+      "      --shard 1/2 --out shard1.csv\n"
+      "  scaleopt sweep examples/sardana_cost.toml --vary inference.decode_mfu=0.1..0.3:200 \\\n"
+      "      --shard 2/2 --out shard2.csv\n"
+      "  scaleopt merge shard1.csv shard2.csv -o all.csv\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_merge(*args, out); }; });
 }

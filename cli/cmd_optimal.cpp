@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/law_flags.hpp"
+#include "cli/overflow.hpp"
 #include "cli/solver_flags.hpp"
 #include "costmodel/input_error.hpp"
 
@@ -28,24 +29,45 @@ int run_optimal(const OptimalArgs& args, std::ostream& out) {
   const AllocationRule rule = resolve_rule(args.law);
   Allocation allocation;
   std::string title;
+  std::string_view given_flag;  // the one of --compute, --params, --loss, and its value
+  double given_value = 0.0;
   if (!args.compute.empty()) {
     const double compute = parse_positive_flag("--compute", args.compute, Unit::count);
+    given_flag = "--compute";
+    given_value = compute;
     allocation = optimal_for_compute(rule, compute, args.solver);
     title = "Compute-optimal model for C = " + format_scientific(compute, 4) + " FLOPs";
   } else if (!args.params.empty()) {
     const double params = parse_positive_flag("--params", args.params, Unit::count);
+    given_flag = "--params";
+    given_value = params;
     allocation = optimal_for_params(rule, params);
     title =
         "Compute-optimal tokens for N = " + format_quantity(params, Unit::count, 4) + " parameters";
   } else {
     const double loss = parse_positive_flag("--loss", args.loss, Unit::number);
+    given_flag = "--loss";
+    given_value = loss;
     allocation = optimal_for_loss(rule, loss, args.solver);
     title = "Cheapest model reaching loss " + format_quantity(loss, Unit::number, 6);
   }
   if (allocation.solve.status == Status::infeasible) throw InputError(allocation.solve.message);
+  // The figures printed as the answer must be numbers (--params 1e300 gave compute = inf).
+  refuse_non_finite(Json{{"params", allocation.params},
+                         {"tokens", allocation.tokens},
+                         {"compute_flops", allocation.compute_flops},
+                         {"loss", allocation.loss},
+                         {"tokens_per_param", allocation.tokens_per_param()}},
+                    extreme_flags({{given_flag, given_value},
+                                   {"law E", rule.law.E},
+                                   {"law A", rule.law.A},
+                                   {"law B", rule.law.B},
+                                   {"law alpha", rule.law.alpha},
+                                   {"law beta", rule.law.beta}}));
+  const Json json = allocation_json(allocation, rule);
 
   if (args.json) {
-    out << allocation_json(allocation, rule).dump(2) << "\n";
+    out << json.dump(2) << "\n";
   } else {
     print_allocation(out, title, allocation, rule);
   }
@@ -59,11 +81,18 @@ void add_optimal_command(CLI::App& app, Action& chosen) {
       "optimal",
       "Compute-optimal parameters and tokens (Chinchilla) for a budget, a size or a loss");
   auto args = std::make_shared<OptimalArgs>();
-  command->add_option("--compute", args->compute, "Training compute budget C in FLOPs, e.g. 1e24")
+  command
+      ->add_option("--compute", args->compute,
+                   "Training compute budget C in FLOPs, e.g. 1e24 (exactly one of --compute, "
+                   "--params, --loss)")
       ->type_name("COUNT");
-  command->add_option("--params", args->params, "Model size N: the compute-optimal D and C for it")
+  command
+      ->add_option("--params", args->params,
+                   "Model size N in parameters, e.g. 70B: the compute-optimal D and C for it")
       ->type_name("COUNT");
-  command->add_option("--loss", args->loss, "Target loss: the cheapest (N, D) that reaches it")
+  command
+      ->add_option("--loss", args->loss,
+                   "Target loss in nats per token, e.g. 1.95: the cheapest (N, D) that reaches it")
       ->type_name("NUMBER");
   add_law_flags(*command, args->law, /*with_rule=*/true);
   add_solver_flags(*command, args->solver);

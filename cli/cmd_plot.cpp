@@ -10,11 +10,13 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/gnuplot_runner.hpp"
+#include "cli/limits.hpp"
 #include "cli/plot_figures.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/solve_scenario.hpp"
 #include "cli/solver_flags.hpp"
 #include "cli/sweep_plot.hpp"
+#include "cli/uncertainty_output.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -102,9 +104,6 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     return finish(args, tornado_of(scenario, result.report, options), kind, format, out);
   }
   if (kind == PlotKind::uncertainty) {
-    if (args.samples < 1 || args.samples > 1'000'000'000) {
-      throw InputError("--samples: must be between 1 and 1e9, got " + std::to_string(args.samples));
-    }
     MonteCarloOptions options;
     options.samples = static_cast<std::size_t>(args.samples);
     options.seed = parse_seed_flag("--seed", args.seed);
@@ -112,6 +111,11 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     options.solver = args.solver;
     options.keep_outputs = true;
     const MonteCarloReport report = run_monte_carlo(scenario, options);
+    if (report.converged == 0) {
+      out << "STATUS: not_converged: " << no_converged_sample_message(report) << "\n"
+          << "No figure drawn: there is nothing to histogram.\n";
+      return kExitNotConverged;
+    }
     return finish(args, uncertainty_of(scenario, report, options), kind, format, out);
   }
   if (solution.status() != Status::converged) {
@@ -123,6 +127,67 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
       args,
       kind == PlotKind::isoloss ? isoloss_of(scenario, solution) : phases_of(scenario, solution),
       kind, format, out);
+}
+
+// What `plot KIND --help` adds for one kind: what it draws, what it needs, its flags and an
+// example whose input files exist (a sweep file is made by the example before).
+std::string kind_help(PlotKind kind) {
+  switch (kind) {
+    case PlotKind::isoloss:
+      return "plot isoloss: loss contours over log N x log D, lines of equal training compute\n"
+             "and of equal lifetime cost, the compute-optimal frontier (or the rule), the\n"
+             "optimum, the Chinchilla-style model of equal quality and (equal-cost) the\n"
+             "heuristic, labelled. Needs a scenario whose [problem] solves.\n"
+             "Example:\n"
+             "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n";
+    case PlotKind::cost_vs_context:
+      return "plot cost-vs-context: cost per input and output token (USD per million) against\n"
+             "context (log axes) at the best batch and the large-batch limit, S*, the knee,\n"
+             "the scenario's context and its [pricing] list. Needs a model and a serving\n"
+             "setup; no [problem].\n"
+             "Example:\n"
+             "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n";
+    case PlotKind::cost_vs_context_models:
+      return "plot cost-vs-context-models: cost per output (solid) and input (dashed) token\n"
+             "(USD per million) against context from 8K to 1M, a line per model of\n"
+             "inference.compare_models, each on the scenario's chip, precisions and price on\n"
+             "the fewest whole nodes holding its weights twice; a line ends where a sequence\n"
+             "no longer fits. Needs inference.compare_models; no [problem].\n"
+             "Example:\n"
+             "  scaleopt plot cost-vs-context-models examples/long_context_1m.toml --out m.svg\n";
+    case PlotKind::phases:
+      return "plot phases: stacked bars of the pretraining, RL and inference cost of each plan\n"
+             "(the optimum, the Chinchilla-style model, the heuristic). Needs a scenario whose\n"
+             "[problem] solves.\n"
+             "Example:\n"
+             "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg\n";
+    case PlotKind::sweep:
+      return "plot sweep: one column of a sweep file (--y, default params) against a varied\n"
+             "input (--x, default the first), one line per value of another (--series,\n"
+             "default the second, or none), the lowest value labelled. Reads the CSV of\n"
+             "'scaleopt sweep --out'; no --set.\n"
+             "Examples (the sweep first):\n"
+             "  scaleopt sweep examples/sardana_cost.toml --vary "
+             "inference.requests=1e8..1e12:log:20 "
+             "\\\n"
+             "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
+             "  scaleopt plot sweep sweep.csv --y cost.total.usd --out sweep.png\n";
+    case PlotKind::tornado:
+      return "plot tornado: the output --rank-by (default params) with each input moved by\n"
+             "-+--tornado (default 20%) and re-solved, ranked by swing around the base. Needs a\n"
+             "scenario whose [problem] solves; --threads splits the re-solves.\n"
+             "Example:\n"
+             "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out "
+             "t.svg\n";
+    case PlotKind::uncertainty:
+      return "plot uncertainty: histograms of the optimum's outputs over --samples (default\n"
+             "10000, at most 1e6) Monte Carlo samples of the [uncertainty] table (--seed,\n"
+             "default 1), with the 5/50/95% quantiles. Exit 1 without a figure when no sample\n"
+             "converges.\n"
+             "Example:\n"
+             "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n";
+  }
+  return "";
 }
 
 }  // namespace
@@ -167,12 +232,14 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   for (CLI::Option* option : {x, y, series}) {
     option->each([args](const std::string&) { args->sweep_options = true; });
   }
-  auto* tornado = command
-                      ->add_option("--tornado", args->tornado,
-                                   "tornado: move each input down and up by this fraction")
-                      ->type_name("FRACTION")
-                      ->default_str("20%")
-                      ->group("Tornado");
+  auto* tornado =
+      command
+          ->add_option(
+              "--tornado", args->tornado,
+              "tornado: move each input down and up by this fraction of its value, e.g. 20%")
+          ->type_name("FRACTION")
+          ->default_str("20%")
+          ->group("Tornado");
   auto* rank_by = command
                       ->add_option("--rank-by", args->rank_by,
                                    "tornado: the output drawn and ranked by: params, "
@@ -183,12 +250,14 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   for (CLI::Option* option : {tornado, rank_by}) {
     option->each([args](const std::string&) { args->tornado_options = true; });
   }
-  auto* samples = command
-                      ->add_option("--samples", args->samples,
-                                   "uncertainty: samples to draw from [uncertainty] and solve")
-                      ->type_name("N")
-                      ->default_str("10000")
-                      ->group("Uncertainty");
+  auto* samples =
+      command
+          ->add_option("--samples", args->samples,
+                       "uncertainty: samples to draw from [uncertainty] and solve (a count)")
+          ->type_name("COUNT")
+          ->transform(count_check(1, kMaxSamples))
+          ->default_str("10000")
+          ->group("Uncertainty");
   auto* seed = command
                    ->add_option("--seed", args->seed,
                                 "uncertainty: sample i draws from its own stream of (seed, i)")
@@ -201,10 +270,31 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   command
       ->add_option("--threads", args->threads,
                    "tornado, uncertainty: threads (0: one per hardware thread)")
-      ->default_str("0");
+      ->default_str("0")
+      ->type_name("COUNT")
+      ->transform(count_check(0, kMaxThreads));
   add_solver_flags(*command, args->solver);
+  // `plot KIND --help`: CLI11 stores the kind (running this check) before it answers --help,
+  // so the help shows that kind's options and text alone.
+  const std::vector<std::pair<PlotKind, std::vector<CLI::Option*>>> kind_options = {
+      {PlotKind::sweep, {x, y, series}},
+      {PlotKind::tornado, {tornado, rank_by}},
+      {PlotKind::uncertainty, {samples, seed}}};
+  command->get_option("kind")->each([command, kind_options](const std::string& text) {
+    PlotKind kind{};
+    try {
+      kind = parse_plot_kind(text);
+    } catch (const InputError&) {
+      return;  // run_plot names the unknown kind
+    }
+    for (const auto& [owner, options] : kind_options) {
+      if (owner == kind) continue;
+      for (CLI::Option* option : options) option->group("");  // hidden from this help
+    }
+    command->footer(kind_help(kind) + "See 'scaleopt plot --help' for every kind.\n");
+  });
   command->footer(
-      "Kinds (docs/plots.md):\n"
+      "Kinds (docs/plots.md; 'scaleopt plot KIND --help' for one):\n"
       "  isoloss          loss contours over log N x log D, iso-FLOP and lifetime-cost lines,\n"
       "                   the frontier, the optimum and the Chinchilla model of equal quality\n"
       "  cost-vs-context  cost per input and output token against context, S*, price list\n"
@@ -221,6 +311,8 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
       "  scaleopt plot cost-vs-context-models examples/long_context_1m.toml --out m.svg\n"
       "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
+      "  scaleopt sweep examples/sardana_cost.toml --vary inference.requests=1e8..1e12:log:20 \\\n"
+      "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
       "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
       "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"
       "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n");

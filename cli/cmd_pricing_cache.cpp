@@ -7,6 +7,7 @@
 #include "cli/app.hpp"
 #include "cli/cache_tier_catalog.hpp"
 #include "cli/flags.hpp"
+#include "cli/overflow.hpp"
 #include "cli/pricing_commands.hpp"
 #include "cli/serving_flags.hpp"
 #include "cli/table.hpp"
@@ -98,6 +99,13 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
                         {"from", options[s.from].id},
                         {"to", options[s.to].id}});
   }
+  std::string culprits = extreme_serving_inputs(inputs);
+  if (const std::string own = extreme_flags({{"--hold", hold}, {"--context", context}});
+      !own.empty()) {
+    culprits += (culprits.empty() ? "" : ", ") + own;
+  }
+  refuse_non_finite(Json{{"tiers", tiers}, {"switches", switches}}, culprits,
+                    inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
     Json json{{"status", std::string(to_string(plan.status))},
               {"message", plan.message},
@@ -167,10 +175,12 @@ void add_pricing_cache_command(CLI::App& pricing, Action& chosen) {
       "cache", "Cheapest place to keep a prompt's KV cache for a hold time, and the switch points");
   auto args = std::make_shared<CacheArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
-  command->add_option("--hold", args->hold, "How long the cache waits for the next request")
+  command
+      ->add_option("--hold", args->hold,
+                   "How long the cache waits for the next request (a duration, e.g. 5m)")
       ->type_name("DURATION")
       ->default_str("5m (assumed)");
-  command->add_option("--context", args->context, "Tokens in the cached prompt")
+  command->add_option("--context", args->context, "Context: tokens in the cached prompt")
       ->type_name("COUNT")
       ->default_str("100K (assumed), or the scenario's");
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");

@@ -10,6 +10,8 @@
 #include "cli/atomic_file.hpp"
 #include "cli/csv_output.hpp"
 #include "cli/flags.hpp"
+#include "cli/limits.hpp"
+#include "cli/overflow.hpp"
 #include "cli/pricing_commands.hpp"
 #include "cli/serving_flags.hpp"
 #include "cli/table.hpp"
@@ -24,6 +26,7 @@ struct CurveArgs {
   ServingFlags serving;
   std::string context = "1K..1M";
   int points = 25;
+  bool points_given = false;
   std::string out;
   bool json = false;
 };
@@ -119,15 +122,19 @@ std::string context_text(double context) {
 int run_curve(const CurveArgs& args, std::ostream& out) {
   ServingInputs inputs = resolve_serving(args.serving);
   const FlagRange range = parse_range_flag("--context", args.context, Unit::count);
-  if (args.points < 2 && range.first != range.last) {
+  const bool one_context = range.first == range.last;
+  if (one_context && args.points_given) {
+    throw InputError("--points: spreads rows over a --context range FIRST..LAST, but --context " +
+                     args.context + " is one context");
+  }
+  if (!one_context && args.points < 2) {
     throw InputError("--points: needs at least 2 for a range, got " + std::to_string(args.points));
   }
   const Roofline roofline = inputs.roofline();
   const double s_star = crossover_context(roofline);
   const KneeResult knee = hbm_knee_context(roofline);
-  const std::vector<Marked> marked =
-      curve_contexts(range, range.first == range.last ? 1 : args.points, s_star,
-                     knee.context_tokens, inputs.prices);
+  const std::vector<Marked> marked = curve_contexts(range, one_context ? 1 : args.points, s_star,
+                                                    knee.context_tokens, inputs.prices);
   std::vector<double> contexts;
   for (const Marked& m : marked) contexts.push_back(m.context);
   PricingCurve curve;
@@ -142,6 +149,9 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   for (std::size_t i = 0; i < curve.points.size(); ++i) {
     rows.push_back(point_json(curve.points[i], marked[i].marker, inputs.prices));
   }
+  // A price of 1e300 per chip-hour made costs of inf: refused, never printed or written.
+  refuse_non_finite(rows, extreme_serving_inputs(inputs),
+                    inputs.file.empty() ? "" : inputs.file + ": ");
   if (!args.out.empty()) {
     write_file_atomically(args.out, csv_from_rows(rows), "--out",
                           {{args.serving.scenario, "the scenario file"}});
@@ -242,12 +252,15 @@ void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
   command
       ->add_option("--context", args->context,
-                   "Context range FIRST..LAST (log-spaced rows), or one context")
+                   "Context in tokens: a range FIRST..LAST (log-spaced rows), or one context")
       ->type_name("RANGE")
       ->default_str("1K..1M");
-  command->add_option("--points", args->points, "Rows of the log-spaced grid")
+  command
+      ->add_option("--points", args->points, "Rows of the log-spaced grid over a --context range")
       ->type_name("COUNT")
-      ->default_str("25");
+      ->transform(count_check(2, kMaxCurvePoints))
+      ->default_str("25")
+      ->each([args](const std::string&) { args->points_given = true; });
   command->add_option("--out", args->out, "Also write the rows as CSV (columns = JSON keys)")
       ->type_name("FILE.csv")
       ->check(refuse_empty_file_name);

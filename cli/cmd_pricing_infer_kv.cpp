@@ -8,6 +8,8 @@
 #include "cli/app.hpp"
 #include "cli/flags.hpp"
 #include "cli/hardware_catalog.hpp"
+#include "cli/limits.hpp"
+#include "cli/overflow.hpp"
 #include "cli/pricing_commands.hpp"
 #include "cli/scenario.hpp"
 #include "cli/table.hpp"
@@ -63,6 +65,11 @@ Sourced flop_per_byte_of(const InferKvArgs& args, const std::optional<Scenario>&
     if (!args.hardware.empty()) {
       throw InputError("--flop-per-byte: give it or --hardware, not both");
     }
+    if (!args.precision.empty()) {
+      throw InputError(
+          "--precision: picks the peak of --hardware's chip; --flop-per-byte gives "
+          "F/W directly, so give one or the other");
+    }
     return {parse_positive_flag("--flop-per-byte", args.flop_per_byte, Unit::number),
             "--flop-per-byte"};
   }
@@ -98,7 +105,8 @@ Sourced flop_per_byte_of(const InferKvArgs& args, const std::optional<Scenario>&
 
 double model_layers_of(const InferKvArgs& args, const std::optional<Scenario>& scenario) {
   if (!args.model_layers.empty()) {
-    return parse_positive_flag("--model-layers", args.model_layers, Unit::count);
+    return static_cast<double>(
+        parse_count_flag("--model-layers", args.model_layers, 1, kMaxShapeCount));
   }
   return scenario && scenario->architecture.has_shape() ? scenario->architecture.layers : 0.0;
 }
@@ -115,6 +123,10 @@ int run_infer_kv(const InferKvArgs& args, std::ostream& out) {
     options.tolerance = parse_flag("--tolerance", args.tolerance, Unit::number);
   }
   const double kv = kv_bytes_for_crossover(active.value, intensity.value, breakpoint.value);
+  refuse_non_finite(Json{{"kv_bytes_per_token", kv}},
+                    extreme_flags({{breakpoint.source, breakpoint.value},
+                                   {active.source, active.value},
+                                   {intensity.source, intensity.value}}));
   const std::vector<KvLayout> layouts = kv_layouts_near(kv, options, "--");
 
   if (args.json) {
@@ -196,22 +208,32 @@ void add_pricing_infer_kv_command(CLI::App& pricing, Action& chosen) {
   command->add_option("--set", args->overrides, "Override a key of the scenario (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  command->add_option("--breakpoint", args->breakpoint, "Context of the price step, e.g. 200K")
+  command
+      ->add_option("--breakpoint", args->breakpoint,
+                   "Context of the price step in tokens, e.g. 200K")
       ->type_name("COUNT");
-  command->add_option("--active-params", args->active_params, "Active parameters, e.g. 100B")
+  command
+      ->add_option("--active-params", args->active_params, "Active parameters per token, e.g. 100B")
       ->type_name("COUNT");
-  command->add_option("--flop-per-byte", args->flop_per_byte, "F/W of the accelerator, e.g. 600")
+  command
+      ->add_option("--flop-per-byte", args->flop_per_byte,
+                   "F/W of the accelerator: peak FLOP/s per byte/s of HBM bandwidth, e.g. 600")
       ->type_name("NUMBER");
-  command->add_option("--hardware", args->hardware, "Chip whose F/W to use (instead)")
+  command
+      ->add_option("--hardware", args->hardware,
+                   "Chip whose F/W to use (instead of --flop-per-byte)")
       ->type_name("ID");
   command->add_option("--precision", args->precision, "Precision of the chip's peak FLOP/s")
       ->type_name("PRECISION")
       ->default_str("bf16, or the scenario's");
   command
-      ->add_option("--model-layers", args->model_layers,
-                   "The model's layers: how many share each cache (default: the scenario's)")
+      ->add_option(
+          "--model-layers", args->model_layers,
+          "The model's layers, to show how many share each cache (default: the scenario's)")
       ->type_name("COUNT");
-  command->add_option("--tolerance", args->tolerance, "Largest relative difference listed")
+  command
+      ->add_option("--tolerance", args->tolerance,
+                   "Largest relative difference in KV bytes per token listed, e.g. 10%")
       ->type_name("NUMBER")
       ->default_str("10%");
   command->add_flag("--json", args->json, "Print one JSON object (key kv_bytes_per_token)");

@@ -6,6 +6,8 @@
 
 #include "cli/app.hpp"
 #include "cli/flags.hpp"
+#include "cli/limits.hpp"
+#include "cli/overflow.hpp"
 #include "cli/pricing_commands.hpp"
 #include "cli/serving_flags.hpp"
 #include "cli/table.hpp"
@@ -73,13 +75,32 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   const double reference = args.reference.empty()
                                ? 8000.0
                                : parse_positive_flag("--reference", args.reference, Unit::count);
+  if (!(reference < long_context)) {
+    throw InputError("--reference: the short context (" + format_exact_count(reference) +
+                     (args.reference.empty() ? ", the default" : "") +
+                     ") must be below --context (" + format_exact_count(long_context) +
+                     (args.context.empty() ? ", the default" : "") + ")");
+  }
+  // The variants keep the model's query heads and layers: more K/V heads than query heads, or
+  // a cache shared by more layers than there are, describes no model.
+  const Architecture& model = inputs.model;
   VariantOptions options;
   if (!args.kv_heads.empty()) {
-    options.gqa_kv_heads = parse_positive_flag("--kv-heads", args.kv_heads, Unit::count);
+    options.gqa_kv_heads = parse_count_flag("--kv-heads", args.kv_heads, 1, kMaxShapeCount);
+    if (model.has_shape() && options.gqa_kv_heads > model.heads) {
+      throw InputError("--kv-heads: at most the model's " +
+                       format_quantity(model.heads, Unit::count) + " query heads (" + model.name +
+                       "), got " + args.kv_heads);
+    }
   }
   if (!args.share_layers.empty()) {
     options.layers_per_shared_cache =
-        parse_positive_flag("--share-layers", args.share_layers, Unit::count);
+        parse_count_flag("--share-layers", args.share_layers, 1, kMaxShapeCount);
+    if (model.has_shape() && options.layers_per_shared_cache > model.layers) {
+      throw InputError("--share-layers: at most the model's " +
+                       format_quantity(model.layers, Unit::count) + " layers (" + model.name +
+                       "), got " + args.share_layers);
+    }
   }
   inputs.roofline();  // checks the setup (price, precision) with the scenario's messages
   std::vector<LongContextRow> rows;
@@ -106,6 +127,8 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
                     {"long_context", context_json(row.long_context)},
                     {"output_cost_ratio", ratio}});
   }
+  refuse_non_finite(list, extreme_flags({{"--context", long_context}, {"--reference", reference}}),
+                    inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
     Json json{{"status", converged ? "converged" : "not_converged"},
               {"model", inputs.model.name},
@@ -164,16 +187,28 @@ void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
       "Cost per output token at 1M vs 8K for MHA, GQA, MLA, shared-KV, sparse, hybrid");
   auto args = std::make_shared<LongContextArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
-  command->add_option("--context", args->context, "The long context")
+  // Here neither is required: without a scenario they default (run_long_context).
+  command->get_option("--hardware")
+      ->description("Chip id (see 'scaleopt hardware'); without a scenario, default h200");
+  command->get_option("--model")->description(
+      "Model preset (see 'scaleopt models'); without a scenario, default deepseek-v3.2");
+  command->add_option("--context", args->context, "The long context, in tokens")
       ->type_name("COUNT")
       ->default_str("1M");
-  command->add_option("--reference", args->reference, "The short context compared with")
+  command
+      ->add_option("--reference", args->reference,
+                   "The short context compared with, in tokens (below --context)")
       ->type_name("COUNT")
       ->default_str("8K");
-  command->add_option("--kv-heads", args->kv_heads, "K/V heads of the GQA and shared-KV variants")
+  command
+      ->add_option("--kv-heads", args->kv_heads,
+                   "K/V heads of the GQA and shared-KV variants (at most the model's query heads)")
       ->type_name("COUNT")
       ->default_str("8");
-  command->add_option("--share-layers", args->share_layers, "Layers sharing one KV cache")
+  command
+      ->add_option(
+          "--share-layers", args->share_layers,
+          "Layers sharing one KV cache in the shared-KV variant (at most the model's layers)")
       ->type_name("COUNT")
       ->default_str("2");
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");

@@ -7,6 +7,7 @@
 
 #include "cli/app.hpp"
 #include "cli/flags.hpp"
+#include "cli/overflow.hpp"
 #include "cli/pricing_commands.hpp"
 #include "cli/serving_flags.hpp"
 #include "cli/table.hpp"
@@ -81,6 +82,13 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
          {"output_input_ratio", output_input_cost_ratio(roofline, batch, context)},
          {"memory_bound_factor", decode_memory_bound_factor(roofline, batch, context)}});
   }
+  // A context of 1e-300 tokens made the ratio inf: refused, never printed.
+  refuse_non_finite(Json{{"critical_batch", b_star},
+                         {"batch", plan.batch},
+                         {"output_input_ratio", plan.output_input_ratio()},
+                         {"ratio_by_batch", by_batch},
+                         {"hbm_full_batch", inverse ? Json(inverse->hbm_full_batch) : Json()}},
+                    extreme_serving_inputs(inputs), inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
     Json json{
         {"status", converged ? "converged" : "not_converged"},
@@ -151,13 +159,13 @@ void add_pricing_ratio_command(CLI::App& pricing, Action& chosen) {
       "ratio", "Output/input cost ratio from the roofline, and the batch a price ratio implies");
   auto args = std::make_shared<RatioArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
-  command->add_option("--context", args->context, "Tokens in each sequence's KV cache")
+  command->add_option("--context", args->context, "Context: tokens in each sequence's KV cache")
       ->type_name("COUNT")
       ->default_str("8K (assumed), or the scenario's");
   command
       ->add_option("--price-ratio", args->price_ratio,
-                   "Published output/input price ratio, e.g. 5 (default: the scenario's "
-                   "[pricing] at the context)")
+                   "Published price per output token / price per input token, e.g. 5 (default: "
+                   "the scenario's [pricing] at the context)")
       ->type_name("NUMBER");
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");
   command->footer(

@@ -78,6 +78,10 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
       std::to_string(report.infeasible) + " infeasible, " + std::to_string(report.invalid) +
       " invalid draws, " + std::to_string(report.not_converged) +
       " not converged; as scaleopt uncertainty " + name + " prints them.";
+  if (report.converged == 0) {
+    inputs.uncertainty_note += " " + no_converged_sample_message(report) + ".";
+    return;
+  }
   inputs.figures.push_back({"uncertainty", "Monte Carlo histograms of the optimum's outputs",
                             figure_svg(uncertainty_of(scenario, report, monte_carlo)),
                             plot_command_line("uncertainty", name, args.overrides)});

@@ -1,6 +1,6 @@
-// scaleopt roofline: the inference roofline of one model on one chip (DESIGN.md section 4):
-// critical batch B*, context crossover S*, the best batch at a context, cost per million input
-// and output tokens and their ratio.
+// scaleopt roofline: the inference roofline of one model on one chip (docs/model.md,
+// "Inference roofline"): critical batch B*, context crossover S*, the best batch at a context,
+// cost per million input and output tokens and their ratio.
 
 #include <cmath>
 #include <limits>
@@ -143,7 +143,7 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
       "roofline", "Inference roofline: critical batch, context crossover, $/Mtok in and out");
   auto args = std::make_shared<RooflineArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/false);
-  command->add_option("--context", args->context, "Tokens in each sequence's KV cache")
+  command->add_option("--context", args->context, "Context: tokens in each sequence's KV cache")
       ->type_name("COUNT")
       ->default_str("8K (assumed)");
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");

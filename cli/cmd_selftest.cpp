@@ -2,14 +2,13 @@
 // each solved by NLopt and by an independent method (docs/reliability.md).
 
 #include <chrono>
-#include <cmath>
 #include <memory>
 
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "cli/limits.hpp"
 #include "cli/stress_output.hpp"
-#include "costmodel/input_error.hpp"
 #include "solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
@@ -23,13 +22,9 @@ struct SelftestArgs {
 };
 
 int run_selftest(const SelftestArgs& args, std::ostream& out) {
-  const double instances = parse_positive_flag("--instances", args.instances, Unit::count);
-  if (instances != std::floor(instances) || instances > 1e9) {
-    throw InputError("--instances: expected a whole number from 1 to 1e9, got '" + args.instances +
-                     "'");
-  }
   StressRunOptions options;
-  options.instances = static_cast<std::uint64_t>(instances);
+  options.instances = parse_count_flag("--instances", args.instances, 1, kMaxInstances);
+  options.failures_kept = kMaxFailuresKept;
   options.seed = parse_seed_flag("--seed", args.seed);
   options.threads = parse_threads_flag("--threads", args.threads);
   const auto start = std::chrono::steady_clock::now();
@@ -42,7 +37,7 @@ int run_selftest(const SelftestArgs& args, std::ostream& out) {
   } else {
     print_stress(out, summary, options, timing);
   }
-  return summary.failures.empty() ? kExitOk : kExitNotConverged;
+  return summary.failure_count() == 0 ? kExitOk : kExitNotConverged;
 }
 
 }  // namespace
@@ -53,14 +48,16 @@ void add_selftest_command(CLI::App& app, Action& chosen) {
   auto args = std::make_shared<SelftestArgs>();
   command->add_option("--instances", args->instances, "How many random problems to solve")
       ->default_str("10000")
-      ->type_name("COUNT");
+      ->type_name("COUNT:1 to 1e9");
   command
       ->add_option("--seed", args->seed,
                    "Seed of the instances (same seed, same instances and counts at any --threads)")
       ->default_str("1")
       ->type_name("UINT");
   command->add_option("--threads", args->threads, "Threads (0: one per hardware thread)")
-      ->default_str("0");
+      ->default_str("0")
+      ->type_name("COUNT")
+      ->transform(count_check(0, kMaxThreads));
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->footer(
       "Classes take turns: compute-optimal at a budget and at a loss (checked against\n"

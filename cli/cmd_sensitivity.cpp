@@ -51,8 +51,9 @@ void add_sensitivity_command(CLI::App& app, Action& chosen) {
   auto args = std::make_shared<SensitivityArgs>();
   add_analysis_flags(*command, args->common, true);
   command
-      ->add_option("--tornado", args->tornado,
-                   "Move each input down and up by this fraction and re-solve")
+      ->add_option(
+          "--tornado", args->tornado,
+          "Move each input down and up by this fraction of its value (e.g. 20%) and re-solve")
       ->default_str("20%")
       ->type_name("FRACTION");
   command

@@ -15,10 +15,12 @@
 #include "cli/flags.hpp"
 #include "cli/input_scaling.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/limits.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/sweep_file.hpp"
 #include "cli/sweep_runner.hpp"
 #include "costmodel/input_error.hpp"
+#include "costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -29,7 +31,7 @@ struct SweepArgs {
   std::string out;
   std::string shard = "1/1";
   bool resume = false;
-  long long stop_after = -1;
+  std::string stop_after;  // empty: solve every point
 };
 
 std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<std::string>& vary) {
@@ -139,12 +141,29 @@ bool check_partial(const std::string& partial, const std::vector<ReadFile>& inpu
   return kind == OutputKind::file;
 }
 
-int run_sweep(const SweepArgs& args, std::ostream& out) {
+// A sweep this large writes gigabytes: say how much before the first point is solved, from the
+// length of point 0's row (rows differ by a few digits only).
+void note_output_size(std::ostream& notes, const SweepRunner& runner, std::size_t rows,
+                      const std::string& file) {
+  std::string first_row;
+  const std::size_t first[] = {0};
+  (void)runner.solve(
+      first, [&first_row](const std::string& text) { first_row += text; }, [] { return false; },
+      [](std::size_t) {});
+  const double bytes = static_cast<double>(runner.header().size() + 1) +
+                       static_cast<double>(first_row.size()) * static_cast<double>(rows);
+  notes << "scaleopt: note: " << file << " will hold " << rows << " rows, about "
+        << format_quantity(bytes, Unit::bytes, 3) << " (" << first_row.size() << " bytes a row)\n"
+        << std::flush;
+}
+
+int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   if (args.vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
   const Shard shard = parse_shard(args.shard);
-  if (args.stop_after == 0 || args.stop_after < -1) {
-    throw InputError("--stop-after: must be a positive number of points");
-  }
+  const std::uint64_t stop_after =
+      args.stop_after.empty() ? 0
+                              : parse_count_flag("--stop-after", args.stop_after, 1,
+                                                 static_cast<std::uint64_t>(kMaxGridPoints));
   SweepOptions options;
   options.threads = parse_threads_flag("--threads", args.common.threads);
   options.solver = args.common.solver;
@@ -182,9 +201,12 @@ int run_sweep(const SweepArgs& args, std::ostream& out) {
   progress.resumed = done.points.size();
   progress.todo = shard_points(grid.size(), shard) - done.points.size();
   std::size_t limit = progress.todo;
-  if (args.stop_after > 0 && static_cast<std::size_t>(args.stop_after) < limit) {
-    limit = static_cast<std::size_t>(args.stop_after);
+  if (stop_after > 0 && stop_after < limit) {
+    limit = stop_after;
     progress.stopped = true;
+  }
+  if (const std::size_t rows = shard_points(grid.size(), shard); rows > kSweepSizeNotePoints) {
+    note_output_size(notes, runner, rows, args.out);
   }
 
   PartialFile file(partial, header, have_partial);
@@ -241,9 +263,11 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
   add_analysis_flags(*command, args->common, true);
   command
       ->add_option("--vary", args->vary,
-                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT] (default lin, 11 "
-                   "points); repeatable, the first varies slowest")
+                   "An input and its grid: PATH=LO..HI[:lin|log][:COUNT], LO and HI in the "
+                   "input's unit (e.g. inference.rate=1M/s..1G/s:log:50; default lin, 11 points, "
+                   "at most 1e9); repeatable, the first varies slowest")
       ->type_name("PATH=LO..HI")
+      ->required()
       ->allow_extra_args(false);
   command->add_option("--out", args->out, "CSV file to write (through OUT.partial)")
       ->type_name("FILE")
@@ -259,9 +283,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
                     "again");
   command
       ->add_option("--stop-after", args->stop_after,
-                   "Solve at most K new points, then stop as an interrupt would (for "
-                   "time-limited jobs; continue with --resume)")
-      ->type_name("K");
+                   "Solve at most this many new points, then stop as an interrupt would "
+                   "(for time-limited jobs; continue with --resume)")
+      ->type_name("COUNT");
   command->footer(
       "Columns: point, points (the grid's size), the varied inputs, then the JSON keys of\n"
       "'scaleopt solve' flattened (params, active_params, pretrain_tokens, ..., cost.total.usd,\n"
@@ -273,8 +297,11 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
       "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
       "  scaleopt sweep examples/frontier_100x.toml --vary inference.rate=1M/s..1G/s:log:100 \\\n"
       "      --shard 2/8 --out shard2.csv\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_sweep(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) {
+      return run_sweep(*args, out, notes);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

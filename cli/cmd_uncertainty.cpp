@@ -8,6 +8,7 @@
 #include "cli/atomic_file.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "cli/limits.hpp"
 #include "cli/uncertainty_output.hpp"
 #include "costmodel/input_error.hpp"
 
@@ -22,9 +23,6 @@ struct UncertaintyArgs {
 };
 
 int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
-  if (args.samples < 1 || args.samples > 1'000'000'000) {
-    throw InputError("--samples: must be between 1 and 1e9, got " + std::to_string(args.samples));
-  }
   MonteCarloOptions options;
   options.samples = static_cast<std::size_t>(args.samples);
   options.seed = parse_seed_flag("--seed", args.seed);
@@ -43,7 +41,7 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   } else {
     print_uncertainty(out, scenario, report, options, args.out);
   }
-  return report.not_converged > 0 ? kExitNotConverged : kExitOk;
+  return report.not_converged > 0 || report.converged == 0 ? kExitNotConverged : kExitOk;
 }
 
 }  // namespace
@@ -56,7 +54,8 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
   add_analysis_flags(*command, args->common, true);
   command->add_option("--samples", args->samples, "Samples to draw and solve")
       ->default_str("10000")
-      ->type_name("N");
+      ->type_name("COUNT")
+      ->transform(count_check(1, kMaxSamples));
   command
       ->add_option("--seed", args->seed,
                    "Seed: sample i draws from its own stream of (seed, i); the same seed gives "

@@ -4,13 +4,31 @@
 // buffer that reaches stdout only if they finish, so a failed command prints nothing there.
 
 #include <CLI/CLI.hpp>
+#include <concepts>
 #include <functional>
 #include <ostream>
 
 namespace scaleopt::cli {
 
 // Returns the exit status (kExitOk or kExitNotConverged); throws InputError for bad input.
-using Action = std::function<int(std::ostream& out)>;
+// Most actions only answer (`out`); one that must warn before long work (a sweep's estimated
+// output size) takes `notes` too, which reaches stderr at once, while `out` waits for the end.
+class Action {
+ public:
+  Action() = default;
+  // Implicit, so that a command assigns its lambda: `chosen = [args](std::ostream& out) {...}`.
+  template <class F>
+  requires std::invocable<F&, std::ostream&> Action(F f)
+      : run_([f = std::move(f)](std::ostream& out, std::ostream&) mutable { return f(out); }) {}
+  template <class F>
+  requires std::invocable<F&, std::ostream&, std::ostream&> Action(F f) : run_(std::move(f)) {}
+
+  explicit operator bool() const { return static_cast<bool>(run_); }
+  int operator()(std::ostream& out, std::ostream& notes) const { return run_(out, notes); }
+
+ private:
+  std::function<int(std::ostream& out, std::ostream& notes)> run_;
+};
 
 // Each command file defines one of these.
 void add_laws_command(CLI::App& app, Action& chosen);

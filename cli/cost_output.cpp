@@ -33,11 +33,17 @@ std::string price_text(const std::optional<double>& given, const Hardware& chip)
 }
 
 std::string model_text(const Architecture& a, const ServingSetup& serving) {
+  // A model given by its totals alone has no KV figure (none is needed to train it): say so
+  // rather than print 0 B as if it were one.
+  const std::string kv =
+      a.has_shape() || a.kv_bytes_per_token
+          ? "KV " +
+                format_quantity(a.kv_cache_bytes_per_token(bytes_per_element(serving.kv_precision)),
+                                Unit::bytes, 4) +
+                " per token"
+          : "KV per token not given";
   return a.name + ": " + format_quantity(a.active_param_count(), Unit::count, 4) + " active / " +
-         format_quantity(a.total_param_count(), Unit::count, 4) + " total params, KV " +
-         format_quantity(a.kv_cache_bytes_per_token(bytes_per_element(serving.kv_precision)),
-                         Unit::bytes, 4) +
-         " per token";
+         format_quantity(a.total_param_count(), Unit::count, 4) + " total params, " + kv;
 }
 
 // Chips busy on average to serve the demand (rate form only): chip-hours over the duration.

@@ -92,6 +92,20 @@ Json fit_json(const FitReport& report) {
 void print_fit(std::ostream& out, const FitReport& report) {
   const FitResult& fit = report.fit;
   const bool converged = fit.converged();
+  if (fit.status == Status::not_identifiable) {
+    // No start was run: there is no point to show, only why the data cannot give one.
+    out << "STATUS: " << to_string(fit.status) << ": " << fit.message << "\n"
+        << "No law fitted: add runs at more model sizes and token counts (docs/fitting.md).\n";
+    std::string runs_note = std::to_string(report.runs_read) + " read from " + report.file;
+    if (report.runs_dropped > 0) {
+      runs_note += ", the " + std::to_string(report.runs_dropped) +
+                   " of highest loss dropped (--drop-highest-loss)";
+    }
+    Table summary;
+    summary.row("runs", std::to_string(fit.runs), runs_note);
+    summary.print(out);
+    return;
+  }
   if (!converged) {
     out << "STATUS: " << to_string(fit.status) << ": " << fit.message << "\n";
     out << "The numbers below are the best point found, not an optimum.\n";

@@ -1,7 +1,9 @@
 #include "cli/flags.hpp"
 
 #include <charconv>
+#include <cmath>
 
+#include "cli/limits.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -30,8 +32,10 @@ FlagRange parse_range_flag(std::string_view flag, const std::string& text, Unit 
   }
   const FlagRange range{parse_positive_flag(flag, text.substr(0, dots), unit),
                         parse_positive_flag(flag, text.substr(dots + 2), unit)};
-  if (range.first > range.last) {
-    throw field_error(std::string(flag), "the range must ascend (FIRST..LAST), got '" + text + "'");
+  if (range.first >= range.last) {
+    // FIRST..FIRST would be one value spread over a range's rows: a typo, never a request.
+    throw field_error(std::string(flag), "a range FIRST..LAST needs FIRST below LAST, got '" +
+                                             text + "' (give one value without '..')");
   }
   return range;
 }
@@ -47,11 +51,72 @@ std::uint64_t parse_seed_flag(std::string_view flag, const std::string& text) {
 }
 
 unsigned parse_threads_flag(std::string_view flag, int threads) {
-  if (threads < 0) {
-    throw field_error(std::string(flag),
-                      "must be >= 0 (0: one per hardware thread), got " + std::to_string(threads));
+  if (threads < 0 || static_cast<std::uint64_t>(threads) > kMaxThreads) {
+    throw field_error(std::string(flag), "must be from 0 (one per hardware thread) to " +
+                                             std::to_string(kMaxThreads) + " (the limit), got " +
+                                             std::to_string(threads));
   }
   return static_cast<unsigned>(threads);
+}
+
+namespace {
+
+// "1e9" rather than "1000000000" in messages and --help, where the limit is a power of ten.
+std::string count_text(std::uint64_t count) {
+  if (count >= 1'000'000) {
+    int exponent = 0;
+    std::uint64_t rest = count;
+    while (rest % 10 == 0) {
+      rest /= 10;
+      ++exponent;
+    }
+    if (rest == 1) return "1e" + std::to_string(exponent);
+  }
+  return std::to_string(count);
+}
+
+// The count in `text`, or the reason it is not one (the message without the flag's name).
+std::uint64_t read_count(const std::string& text, std::uint64_t lowest, std::uint64_t highest,
+                         std::string& error) {
+  double value = 0.0;
+  try {
+    value = parse_quantity(text, Unit::count);
+  } catch (const InputError& e) {
+    error = e.what();
+    return 0;
+  }
+  const std::string range = "from " + count_text(lowest) + " to " + count_text(highest);
+  if (value != std::floor(value)) {
+    error = "must be a whole number (" + range + "), got '" + text + "'";
+  } else if (value < static_cast<double>(lowest)) {
+    error = "must be " + range + ", got '" + text + "'";
+  } else if (value > static_cast<double>(highest)) {
+    error = "at most " + count_text(highest) + " (the limit), got '" + text + "'";
+  } else {
+    return static_cast<std::uint64_t>(value);
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::uint64_t parse_count_flag(std::string_view flag, const std::string& text, std::uint64_t lowest,
+                               std::uint64_t highest) {
+  std::string error;
+  const std::uint64_t count = read_count(text, lowest, highest, error);
+  if (!error.empty()) throw field_error(std::string(flag), error);
+  return count;
+}
+
+CLI::Validator count_check(std::uint64_t lowest, std::uint64_t highest) {
+  return CLI::Validator(
+      [lowest, highest](std::string& text) {
+        std::string error;
+        const std::uint64_t count = read_count(text, lowest, highest, error);
+        if (error.empty()) text = std::to_string(count);
+        return error;
+      },
+      count_text(lowest) + " to " + count_text(highest));
 }
 
 std::string type_name(Unit unit) {

@@ -5,6 +5,17 @@
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
+namespace {
+
+LossLaw preset_flag(const std::string& name) {
+  try {
+    return loss_law_preset(name);
+  } catch (const InputError& e) {
+    throw field_error("--law", e.what());
+  }
+}
+
+}  // namespace
 
 void add_law_flags(CLI::App& command, LawFlags& flags, bool with_rule) {
   command
@@ -15,29 +26,52 @@ void add_law_flags(CLI::App& command, LawFlags& flags, bool with_rule) {
   command
       .add_option("--law-file", flags.law_file,
                   "Read the law from the [law] table of a TOML file (e.g. from 'scaleopt fit "
-                  "--emit-law')")
+                  "--emit-law'); not with --law")
       ->type_name("FILE");
-  const char* coefficient_help = "Override one coefficient of the law (makes it 'custom')";
-  command.add_option("--E", flags.E, coefficient_help)->type_name("NUMBER")->group("Law");
-  command.add_option("--A", flags.A, coefficient_help)->type_name("NUMBER")->group("Law");
-  command.add_option("--B", flags.B, coefficient_help)->type_name("NUMBER")->group("Law");
-  command.add_option("--alpha", flags.alpha, coefficient_help)->type_name("NUMBER")->group("Law");
-  command.add_option("--beta", flags.beta, coefficient_help)->type_name("NUMBER")->group("Law");
+  // Each overrides one coefficient of the law, which is then named "custom".
+  command.add_option("--E", flags.E, "Irreducible loss E in nats per token (overrides the law's)")
+      ->type_name("NUMBER")
+      ->group("Law");
+  command
+      .add_option("--A", flags.A,
+                  "Coefficient A of the parameter term A / N^alpha, in nats per token "
+                  "(overrides the law's)")
+      ->type_name("NUMBER")
+      ->group("Law");
+  command
+      .add_option("--B", flags.B,
+                  "Coefficient B of the data term B / D^beta, in nats per token (overrides the "
+                  "law's)")
+      ->type_name("NUMBER")
+      ->group("Law");
+  command
+      .add_option("--alpha", flags.alpha,
+                  "Exponent alpha on parameters, a plain number (overrides the law's)")
+      ->type_name("NUMBER")
+      ->group("Law");
+  command
+      .add_option("--beta", flags.beta,
+                  "Exponent beta on tokens, a plain number (overrides the law's)")
+      ->type_name("NUMBER")
+      ->group("Law");
   if (with_rule) {
     command
         .add_option("--tokens-per-param", flags.tokens_per_param,
-                    "Use a fixed ratio D = r N instead of the law's compute-optimal frontier, "
-                    "e.g. 20 (Hoffmann et al. 2022, Approach 1); the law then only gives the loss")
+                    "Use a fixed ratio D = r N (tokens per parameter) instead of the law's "
+                    "compute-optimal frontier, e.g. 20 (Hoffmann et al. 2022, Approach 1); the "
+                    "law then only gives the loss")
         ->type_name("NUMBER");
   }
 }
 
 LossLaw resolve_law(const LawFlags& flags) {
-  if (!flags.law_file.empty() && flags.law != kDefaultLaw) {
-    throw InputError("give --law or --law-file, not both");
+  if (!flags.law_file.empty() && !flags.law.empty()) {
+    throw InputError("--law-file: give --law or --law-file, not both (--law " + flags.law +
+                     ", --law-file " + flags.law_file + ")");
   }
-  LossLaw law = flags.law_file.empty() ? loss_law_preset(flags.law)
-                                       : read_law_file(flags.law_file, "--law-file");
+  LossLaw law = !flags.law_file.empty() ? read_law_file(flags.law_file, "--law-file")
+                : flags.law.empty()     ? loss_law_preset(kDefaultLaw)
+                                        : preset_flag(flags.law);
   const std::string base = law.name;
   bool overridden = false;
   const std::pair<const std::string*, double*> overrides[] = {{&flags.E, &law.E},

@@ -15,7 +15,7 @@ namespace scaleopt::cli {
 inline constexpr const char* kDefaultLaw = "epoch2024";
 
 struct LawFlags {
-  std::string law = kDefaultLaw;
+  std::string law;                   // empty: kDefaultLaw (so that "--law epoch2024" is seen)
   std::string law_file;              // a TOML file with a [law] table; replaces --law
   std::string E, A, B, alpha, beta;  // overrides; empty when not given
   std::string tokens_per_param;      // empty: follow the law's frontier

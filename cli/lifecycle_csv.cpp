@@ -51,7 +51,9 @@ std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm
 class AnswerCells {
  public:
   void number(double value) {
-    if (std::isnan(value)) return;
+    // A number that does not exist (NaN), or one that overflowed, is an empty cell: a row never
+    // prints inf or nan as a value.
+    if (!std::isfinite(value)) return;
     size_ =
         static_cast<std::size_t>(std::to_chars(data_ + size_, data_ + kSize, value).ptr - data_);
   }
@@ -134,7 +136,7 @@ void append_unsolved_cells(std::string& out, ProblemKind kind, Status status) {
 }
 
 void append_number(std::string& out, double value) {
-  if (std::isnan(value)) return;
+  if (!std::isfinite(value)) return;  // as AnswerCells::number
   char buffer[32];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   out.append(buffer, result.ptr);

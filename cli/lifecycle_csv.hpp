@@ -26,7 +26,7 @@ void append_summary_cells(std::string& out, const LifecycleSummary& summary,
 // empty, the status given.
 void append_unsolved_cells(std::string& out, ProblemKind kind, Status status);
 
-// Shortest round-trip text of `value`; nothing for NaN.
+// Shortest round-trip text of `value`; nothing for NaN or an infinity.
 void append_number(std::string& out, double value);
 
 // The decimal digits of `value`.

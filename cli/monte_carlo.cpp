@@ -6,6 +6,7 @@
 
 #include "cli/input_scaling.hpp"
 #include "cli/lifecycle_csv.hpp"
+#include "cli/limits.hpp"
 #include "cli/scenario_keys.hpp"
 #include "cli/uncertainty_table.hpp"
 #include "costmodel/input_error.hpp"
@@ -56,7 +57,10 @@ OutputQuantiles quantiles_of(const std::vector<Sample>& samples, bool heuristic)
 }  // namespace
 
 void MonteCarloOptions::validate() const {
-  if (samples < 1) throw InputError("--samples: must be at least 1");
+  if (samples < 1 || samples > kMaxSamples) {
+    throw InputError("--samples: must be from 1 to " + std::to_string(kMaxSamples) +
+                     " (the limit), got " + std::to_string(samples));
+  }
   solver.validate();
 }
 
@@ -118,9 +122,11 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
       }
       if (summary) {
         const Status status = summary->status();
-        sample.outcome = status == Status::converged    ? Outcome::converged
-                         : status == Status::infeasible ? Outcome::infeasible
-                                                        : Outcome::not_converged;
+        // invalid_input: the answer overflowed (problems/lifecycle_summary.hpp).
+        sample.outcome = status == Status::converged       ? Outcome::converged
+                         : status == Status::infeasible    ? Outcome::infeasible
+                         : status == Status::invalid_input ? Outcome::invalid
+                                                           : Outcome::not_converged;
         const AnswerSummary& optimum = summary->has_optimum ? summary->optimum : summary->answer;
         sample.fast = optimum.path == SolvePath::newton;
         sample.optimum = outputs_of(optimum, summary->unit);

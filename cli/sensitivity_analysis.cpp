@@ -7,6 +7,7 @@
 
 #include "cli/input_scaling.hpp"
 #include "cli/scenario_keys.hpp"
+#include "cli/solve_scenario.hpp"
 #include "costmodel/input_error.hpp"
 #include "solver/parallel_for.hpp"
 
@@ -66,9 +67,7 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   SensitivityResult result;
   const LifecycleSetup base = scenario_setup(scenario);
   const LifecycleSolution solution = solve_lifecycle(base, options.solver);
-  if (solution.status() == Status::infeasible) {
-    throw InputError(scenario.file + ": infeasible: " + solution.message());
-  }
+  refuse_unanswerable(scenario, solution);
   if (solution.status() != Status::converged) {
     result.status = solution.status();
     result.message = solution.message();

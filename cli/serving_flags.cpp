@@ -1,9 +1,12 @@
 #include "cli/serving_flags.hpp"
+#include "cli/overflow.hpp"
 
 #include <cmath>
 
 #include "cli/flags.hpp"
 #include "cli/hardware_catalog.hpp"
+#include "cli/input_spec.hpp"
+#include "cli/limits.hpp"
 #include "cli/scenario.hpp"
 #include "costmodel/architecture_presets.hpp"
 #include "costmodel/input_error.hpp"
@@ -22,6 +25,17 @@ auto flag_value(std::string_view flag, Read read) {
   } catch (const InputError& e) {
     throw field_error(std::string(flag), e.what());
   }
+}
+
+// `text` as `unit`, within `range`; checked here so that the error names the flag as typed
+// (the setup's own check would name its field, usd_per_chip_hour for --price).
+double flag_in_range(std::string_view flag, const std::string& text, Unit unit,
+                     const Range& range) {
+  const double value = parse_flag(flag, text, unit);
+  if (!range.contains(value)) {
+    throw field_error(std::string(flag), "must be " + range.describe() + ", got '" + text + "'");
+  }
+  return value;
 }
 
 // Without a scenario: the defaults of `roofline`.
@@ -59,13 +73,22 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
   }
-  command.add_option("--hardware", flags.hardware, "Chip id (see 'scaleopt hardware')")
-      ->type_name("ID");
-  command.add_option("--model", flags.model, "Model preset (see 'scaleopt models')")
-      ->type_name("NAME");
+  // Without a scenario both are needed; roofline has no scenario, so there they are required.
+  const char* needed = with_scenario ? "; required without a scenario" : "";
+  auto* hardware = command.add_option("--hardware", flags.hardware,
+                                      std::string("Chip id (see 'scaleopt hardware')") + needed);
+  hardware->type_name("ID");
+  auto* model = command.add_option("--model", flags.model,
+                                   std::string("Model preset (see 'scaleopt models')") + needed);
+  model->type_name("NAME");
+  if (!with_scenario) {
+    hardware->required();
+    model->required();
+  }
   command
       .add_option("--chips", flags.chips,
-                  "Chips per replica (default: the fewest whole nodes holding the weights twice)")
+                  "Chips per replica, a whole count (default: the fewest whole nodes holding the "
+                  "weights twice)")
       ->type_name("COUNT");
   command.add_option("--precision", flags.precision, "Weights and compute: bf16, fp8 or int8")
       ->type_name("PRECISION")
@@ -73,21 +96,26 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
   command.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16, fp8 or int8")
       ->type_name("PRECISION")
       ->default_str("bf16");
-  command.add_option("--batch", flags.batch, "Sequences per decode step (default: best batch)")
+  command
+      .add_option("--batch", flags.batch,
+                  "Sequences per decode step, a whole count (default: the best batch)")
       ->type_name("COUNT");
   command
-      .add_option("--latency-per-token", flags.latency, "Upper bound on one decode step, e.g. 50ms")
+      .add_option("--latency-per-token", flags.latency,
+                  "Upper bound on one decode step, a duration, e.g. 50ms")
       ->type_name("DURATION");
-  command.add_option("--price", flags.price, "Price per chip-hour (default: catalog, assumed)")
+  command
+      .add_option("--price", flags.price,
+                  "Price in USD per chip-hour, e.g. '$2/h' (default: the catalog's, assumed)")
       ->type_name("USD/H");
   command
       .add_option("--compute-efficiency", flags.compute_efficiency,
-                  "Fraction of peak FLOP/s reached")
+                  "Fraction of peak FLOP/s reached, in (0, 1]")
       ->type_name("NUMBER")
       ->default_str("1");
   command
       .add_option("--bandwidth-efficiency", flags.bandwidth_efficiency,
-                  "Fraction of peak HBM bandwidth reached")
+                  "Fraction of peak HBM bandwidth reached, in (0, 1]")
       ->type_name("NUMBER")
       ->default_str("1");
   command.add_flag("--attention-flops", flags.attention_flops,
@@ -129,19 +157,22 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
         flag_value("--kv-precision", [&] { return parse_precision(flags.kv_precision); });
   }
   if (!flags.chips.empty()) {
-    setup.chips = parse_flag("--chips", flags.chips, Unit::count);
+    setup.chips = static_cast<double>(parse_count_flag("--chips", flags.chips, 1, kMaxShapeCount));
   } else if (flags.scenario.empty()) {
     setup.chips = default_replica_chips(in.model, setup);
     in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) + ": " +
                              default_replica_text(setup.chip));
   }
-  if (!flags.batch.empty()) setup.batch = parse_flag("--batch", flags.batch, Unit::count);
+  if (!flags.batch.empty()) {
+    setup.batch = static_cast<double>(parse_count_flag("--batch", flags.batch, 1, kMaxShapeCount));
+  }
   if (!flags.latency.empty()) {
     setup.latency_per_token_seconds =
-        parse_flag("--latency-per-token", flags.latency, Unit::seconds);
+        flag_in_range("--latency-per-token", flags.latency, Unit::seconds, kPositive);
   }
   if (!flags.price.empty()) {
-    setup.usd_per_chip_hour = parse_flag("--price", flags.price, Unit::usd_per_hour);
+    setup.usd_per_chip_hour =
+        flag_in_range("--price", flags.price, Unit::usd_per_hour, kNonNegative);
   } else if (!setup.usd_per_chip_hour && setup.chip.usd_per_hour) {
     if (flags.scenario.empty() || !flags.hardware.empty()) {
       in.assumptions.push_back("--price " +
@@ -154,14 +185,14 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   }
   if (!flags.compute_efficiency.empty()) {
     setup.compute_efficiency =
-        parse_flag("--compute-efficiency", flags.compute_efficiency, Unit::number);
+        flag_in_range("--compute-efficiency", flags.compute_efficiency, Unit::number, kFraction);
   }
   if (!flags.bandwidth_efficiency.empty()) {
-    setup.bandwidth_efficiency =
-        parse_flag("--bandwidth-efficiency", flags.bandwidth_efficiency, Unit::number);
+    setup.bandwidth_efficiency = flag_in_range("--bandwidth-efficiency", flags.bandwidth_efficiency,
+                                               Unit::number, kFraction);
   }
   if (flags.attention_flops && flags.no_attention_flops) {
-    throw InputError("--no-attention-flops: give it or --attention-flops, not both");
+    throw InputError("--no-attention-flops: contradicts --attention-flops (give one)");
   }
   if (flags.attention_flops) setup.attention_flops = true;
   if (flags.no_attention_flops) setup.attention_flops = false;
@@ -196,6 +227,28 @@ ServingPlan ServingInputs::plan(const Roofline& r, double context_tokens) const 
     if (file.empty()) throw;
     throw InputError(file + ": " + e.what());
   }
+}
+
+std::string extreme_serving_inputs(const ServingInputs& in) {
+  const ServingSetup& s = in.setup;
+  const bool flags = in.prefix == "--";
+  auto name = [&](const char* flag, const char* key) {
+    return flags ? std::string(flag) : in.prefix + "." + key;
+  };
+  const std::string names[] = {name("--chips", "chips"),
+                               name("--context", "context"),
+                               name("--compute-efficiency", "compute_efficiency"),
+                               name("--bandwidth-efficiency", "bandwidth_efficiency"),
+                               name("--price", "usd_per_chip_hour"),
+                               name("--batch", "batch"),
+                               name("--latency-per-token", "latency_per_token")};
+  return extreme_flags({{names[0], s.chips},
+                        {names[1], s.context_tokens},
+                        {names[2], s.compute_efficiency},
+                        {names[3], s.bandwidth_efficiency},
+                        {names[4], s.usd_per_chip_hour.value_or(1.0)},
+                        {names[5], s.batch.value_or(1.0)},
+                        {names[6], s.latency_per_token_seconds.value_or(1.0)}});
 }
 
 std::string describe_replica(const ServingInputs& in) {

@@ -61,4 +61,8 @@ std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-
 // "8 x h200 (fp8 weights, bf16 KV)".
 std::string describe_replica(const ServingInputs& inputs);
 
+// The setup's numbers beyond 1e30 or below 1e-30 ("inference.chips = 1e+300", or "--price =
+// 1e+300" from flags), for the message when an answer overflows (cli/overflow.hpp).
+std::string extreme_serving_inputs(const ServingInputs& inputs);
+
 }  // namespace scaleopt::cli

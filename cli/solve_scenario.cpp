@@ -1,8 +1,21 @@
 #include "cli/solve_scenario.hpp"
 
+#include "cli/overflow.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
+
+void refuse_unanswerable(const Scenario& scenario, const LifecycleSolution& solution) {
+  if (solution.status() == Status::infeasible) {
+    throw InputError(scenario.file + ": infeasible: " + solution.message());
+  }
+  if (solution.status() == Status::invalid_input) {
+    const std::string extreme = extreme_inputs(scenario);
+    throw InputError(
+        scenario.file + ": " + solution.message() +
+        (extreme.empty() ? "" : " (inputs beyond 1e30 or below 1e-30: " + extreme + ")"));
+  }
+}
 
 LifecycleSolution solve_scenario(const Scenario& scenario, const SolverOptions& options) {
   if (!scenario.problem_given) {
@@ -17,9 +30,7 @@ LifecycleSolution solve_scenario(const Scenario& scenario, const SolverOptions& 
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }
-  if (solution.status() == Status::infeasible) {
-    throw InputError(scenario.file + ": infeasible: " + solution.message());
-  }
+  refuse_unanswerable(scenario, solution);
   return solution;
 }
 

@@ -1,5 +1,8 @@
 #include "cli/solver_flags.hpp"
 
+#include "cli/flags.hpp"
+#include "cli/limits.hpp"
+
 namespace scaleopt::cli {
 
 void add_solver_flags(CLI::App& command, SolverOptions& options) {
@@ -13,19 +16,37 @@ void add_solver_flags(CLI::App& command, SolverOptions& options) {
       .add_option("--max-evaluations", options.max_evaluations,
                   "Objective evaluations allowed per start")
       ->default_str(std::to_string(options.max_evaluations))
+      ->type_name("COUNT")
+      ->transform(count_check(1, kMaxEvaluations))
       ->group("Solver");
   command.add_option("--starts", options.starts, "Start points (the best verified answer wins)")
       ->default_str(std::to_string(options.starts))
+      ->type_name("COUNT")
+      ->transform(count_check(1, kMaxStarts))
       ->group("Solver");
   command
       .add_option("--kkt-tolerance", options.kkt_tolerance,
                   "Largest relative KKT residual accepted as converged")
       ->default_str("1e-7")
+      ->type_name("NUMBER")
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            double value = 0.0;
+            if (!CLI::detail::lexical_cast(text, value)) return "expected a number, got " + text;
+            if (!(value > 0.0 && value < 1.0)) {
+              return "must be above 0 and below 1 (a relative residual), got " + text;
+            }
+            return "";
+          },
+          "in (0, 1)"))
       ->group("Solver");
+  // A callback rather than a bool flag bound with "!": CLI11 would show the negation in --help
+  // as "--no-polish{false}".
   command
-      .add_flag("!--no-polish", options.polish,
-                "Skip the Newton polish of the KKT conditions after NLopt (SLSQP alone stalls "
-                "~1e-8 from the optimum)")
+      .add_flag_callback(
+          "--no-polish", [&options] { options.polish = false; },
+          "Skip the Newton polish of the KKT conditions after NLopt (SLSQP alone stalls "
+          "~1e-8 from the optimum)")
       ->group("Solver");
 }
 

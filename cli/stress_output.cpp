@@ -59,6 +59,8 @@ Json stress_json(const StressSummary& summary, const StressRunOptions& options,
          {"reproduction", stress_reproduction(stress_instance(summary.seed, f.index))}});
   }
   json["failures"] = failures;
+  // Beyond StressRunOptions::failures_kept, failing instances are counted but not kept.
+  json["failures_not_listed"] = summary.failure_count() - summary.failures.size();
   json["seconds"] = timing.seconds;
   json["threads"] = timing.threads;
   return json;
@@ -98,8 +100,8 @@ void print_stress(std::ostream& out, const StressSummary& summary, const StressR
   std::size_t shown = 0;
   for (const StressFailure& f : summary.failures) {
     if (shown++ == kFailuresShown) {
-      out << "(" << summary.failures.size() - kFailuresShown
-          << " more failing instances: see --json)\n";
+      out << "(" << summary.failure_count() - kFailuresShown
+          << " more failing instances: --json lists the first " << summary.failures.size() << ")\n";
       break;
     }
     out << "\n== instance " << f.index << " (" << to_string(f.kind) << "): " << to_string(f.outcome)

@@ -18,7 +18,8 @@ struct StressTiming {
 
 // Keys: instances, agreed, infeasible, disagreed, failed, seed, tolerance,
 // largest_difference, classes (per class: instances, the four counts, largest_difference),
-// failures (index, class, outcome, message, reproduction), seconds, threads.
+// failures (index, class, outcome, message, reproduction; the first of them),
+// failures_not_listed, seconds, threads.
 nlohmann::ordered_json stress_json(const StressSummary& summary, const StressRunOptions& options,
                                    const StressTiming& timing);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "cli/limits.hpp"
 #include "costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
@@ -18,9 +19,6 @@ std::string_view trim(std::string_view s) {
 [[noreturn]] void bad_vary(const std::string& argument, const std::string& what) {
   throw InputError("--vary " + argument + ": " + what);
 }
-
-constexpr std::size_t kMaxAxisPoints = 1'000'000'000;
-constexpr double kMaxGridPoints = 1e12;
 
 }  // namespace
 
@@ -64,7 +62,8 @@ SweepAxis parse_vary(const Scenario& scenario, const std::string& argument) {
                "expected lin, log or a point count after ':', got '" + std::string(parts[i]) + "'");
     }
     if (count < 2 || count > kMaxAxisPoints) {
-      bad_vary(argument, "the point count must be between 2 and 1e9, got " + std::to_string(count));
+      bad_vary(argument,
+               "the point count must be from 2 to 1e9 (the limit), got " + std::to_string(count));
     }
     axis.count = count;
   }
@@ -98,7 +97,7 @@ SweepGrid::SweepGrid(std::vector<SweepAxis> axes) : axes_(std::move(axes)) {
   for (const SweepAxis& axis : axes_) points *= static_cast<double>(axis.count);
   if (points > kMaxGridPoints) {
     std::ostringstream message;
-    message << "--vary: the grid has " << points << " points, more than 1e12";
+    message << "--vary: the grid has " << points << " points, more than 1e12 (the limit)";
     throw InputError(message.str());
   }
   for (const SweepAxis& axis : axes_) size_ *= axis.count;

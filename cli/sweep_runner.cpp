@@ -89,8 +89,11 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, std::span<doubl
         ++tally.infeasible;
         break;
       case Status::not_converged:
-      case Status::invalid_input:
+      case Status::not_identifiable:
         ++tally.not_converged;
+        break;
+      case Status::invalid_input:  // an answer that overflowed (problems/lifecycle_summary.hpp)
+        ++tally.invalid_input;
         break;
     }
     const AnswerSummary& solved = summary.has_optimum ? summary.optimum : summary.answer;

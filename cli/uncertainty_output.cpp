@@ -44,18 +44,28 @@ std::string distribution_text(const Scenario& scenario, const UncertainInput& in
 Table quantiles_table(const std::string& title, const OutputQuantiles& q) {
   Table table(title);
   table.header({"output", "5%", "50%", "95%", "mean"});
+  // NaN without converged samples: a dash, never "nan" printed as a quantile.
+  auto cell = [](double v) { return std::isfinite(v) ? format_scientific(v, 4) : "-"; };
   for (std::size_t j = 0; j < q.size(); ++j) {
-    table.cells({std::string(kElasticityOutputs[j]), format_scientific(q[j].p05, 4),
-                 format_scientific(q[j].p50, 4), format_scientific(q[j].p95, 4),
-                 format_scientific(q[j].mean, 4)});
+    table.cells({std::string(kElasticityOutputs[j]), cell(q[j].p05), cell(q[j].p50), cell(q[j].p95),
+                 cell(q[j].mean)});
   }
   return table;
+}
+
+std::string no_converged_sample_message(const MonteCarloReport& report) {
+  return "none of the " + std::to_string(report.samples) + " samples converged (" +
+         std::to_string(report.infeasible) + " infeasible, " + std::to_string(report.invalid) +
+         " invalid, " + std::to_string(report.not_converged) +
+         " not converged): there are no quantiles";
 }
 
 Json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
                       const MonteCarloOptions& options, const std::string& samples_file) {
   const std::size_t n = report.samples;
-  Json json{{"scenario", scenario.file},
+  Json json{{"status", report.converged > 0 ? "converged" : "not_converged"},
+            {"message", report.converged > 0 ? "" : no_converged_sample_message(report)},
+            {"scenario", scenario.file},
             {"problem", std::string(to_string(scenario.problem.kind))},
             {"samples", n},
             {"seed", options.seed},
@@ -85,6 +95,8 @@ Json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
 void print_uncertainty(std::ostream& out, const Scenario& scenario, const MonteCarloReport& report,
                        const MonteCarloOptions& options, const std::string& samples_file) {
   const std::size_t n = report.samples;
+  if (report.converged == 0)
+    out << "STATUS: not_converged: " << no_converged_sample_message(report) << "\n";
   out << "Monte Carlo over " << scenario.file << ": " << n << " samples, seed " << options.seed
       << "\n";
   for (const UncertainInput& input : scenario.uncertainty.inputs) {
@@ -102,6 +114,10 @@ void print_uncertainty(std::ostream& out, const Scenario& scenario, const MonteC
       << report.invalid << " invalid draws (" << percent(report.invalid, n) << "), "
       << report.not_converged << " not converged (" << percent(report.not_converged, n) << "); "
       << report.fast_path << " by the 1-D Newton fast path\n";
+  if (report.converged == 0) {
+    if (!samples_file.empty()) out << "  every sample: " << samples_file << "\n";
+    return;
+  }
   const bool equal_cost = report.heuristic.has_value();
   quantiles_table(std::string("Quantiles over the converged samples") +
                       (equal_cost ? ", true optimum at the heuristic's loss" : "") + " (cost in " +

@@ -11,7 +11,8 @@
 
 namespace scaleopt::cli {
 
-// Keys: scenario, problem, unit, samples, seed, converged, infeasible, not_converged, invalid,
+// Keys: status ("not_converged" when no sample converged), message, scenario, problem, unit,
+// samples, seed, converged, infeasible, not_converged, invalid,
 // infeasible_share, invalid_share, not_converged_share, fast_path, inputs [{path, dist, <its
 // two parameters>}], law ("bootstrap" or null), quantiles {output: {p05, p50, p95, mean}},
 // heuristic_quantiles (equal-cost), samples_file (with --out).
@@ -24,6 +25,9 @@ std::string distribution_text(const Scenario& scenario, const UncertainInput& in
 
 // The 5/50/95% quantiles and the mean of each output, as print_uncertainty shows them.
 Table quantiles_table(const std::string& title, const OutputQuantiles& quantiles);
+
+// "none of the N samples converged (...): there are no quantiles".
+std::string no_converged_sample_message(const MonteCarloReport& report);
 
 void print_uncertainty(std::ostream& out, const Scenario& scenario, const MonteCarloReport& report,
                        const MonteCarloOptions& options, const std::string& samples_file);

@@ -396,8 +396,8 @@ void Architecture::validate(std::string_view prefix) const {
             "give both layers and d_model (a shape), or neither (then total_params)");
     require(total_params.has_value(), prefix, "total_params",
             "required when the shape (layers, d_model, ...) is not given");
-    require(kv_bytes_per_token.has_value(), prefix, "kv_bytes_per_token",
-            "required when the shape (layers, heads, head_dim, ...) is not given");
+    // kv_bytes_per_token is required only where a KV cache is priced (make_roofline): a model
+    // that is only trained has none.
   } else {
     require_positive(prefix, "heads", heads, "for a model with a shape");
     require_positive(prefix, "vocab", vocab, "for a model with a shape");

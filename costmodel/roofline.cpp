@@ -84,6 +84,12 @@ Roofline make_roofline(const Architecture& architecture, const ServingSetup& set
   r.prefill_params = r.decode_params - r.head_params;
   r.weight_read_bytes = r.weight_bytes - input_table * bytes_per_param;
   r.embedding_row_bytes = input_table > 0.0 ? architecture.d_model * bytes_per_param : 0.0;
+  if (!architecture.has_shape() && !architecture.kv_bytes_per_token) {
+    throw field_error("architecture.kv_bytes_per_token",
+                      "required to price serving by the roofline when the shape (layers, heads, "
+                      "head_dim, ...) is not given: " +
+                          architecture.name + " has only direct totals");
+  }
   const double kv_bytes = bytes_per_element(setup.kv_precision);
   r.kv_bytes_per_token = architecture.kv_cache_bytes_per_token(kv_bytes);
   r.attention = attention_layers(architecture, kv_bytes);

@@ -79,6 +79,7 @@ std::optional<LifecycleSummary> solve_lifecycle_fast(const LifecycleSetup& setup
   if (plan.use_general) return std::nullopt;
   if (setup.kind != ProblemKind::equal_cost) {
     summary.answer = light_answer(setup, plan, SolvePath::newton);
+    settle_answers(summary);
     return summary;
   }
   NewtonPlan heuristic;
@@ -93,6 +94,7 @@ std::optional<LifecycleSummary> solve_lifecycle_fast(const LifecycleSetup& setup
                                     in_unit(setup.unit, summary.optimum.cost.total()) -
                                 1.0;
   }
+  settle_answers(summary);
   return summary;
 }
 

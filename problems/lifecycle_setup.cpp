@@ -1,6 +1,7 @@
 #include "problems/lifecycle_setup.hpp"
 
 #include "costmodel/input_error.hpp"
+#include "problems/lifecycle_summary.hpp"
 #include "problems/lifetime_at_loss.hpp"
 #include "problems/lifetime_cost_from_setup.hpp"
 
@@ -130,6 +131,7 @@ LifecycleSolution solve_lifecycle(const LifecycleSetup& setup, const SolverOptio
       break;
     }
   }
+  settle_answers(solution);
   return solution;
 }
 

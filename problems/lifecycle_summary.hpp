@@ -5,6 +5,9 @@
 // dollars) is NaN.
 
 #include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "problems/lifecycle_problem.hpp"
 
@@ -55,6 +58,27 @@ struct LifecycleSummary {
 
 // The numbers of a full solution (the NLopt path).
 LifecycleSummary summarize(const LifecycleSolution& solution);
+
+// Why an answer the solver verified is still no answer to the question, or nullopt:
+//  - a figure overflowed to inf or nan (status invalid_input): an input lies beyond what double
+//    precision can cost, such as an MFU of 1e-300;
+//  - N or D sits at 1e30, the bound of the search (status infeasible): the optimum lies at or
+//    beyond it, out of the range the model covers, as with a target that needs more than 1e30
+//    parameters or tokens.
+// `which` names the plan in the message ("the heuristic's", "the optimum's", or "the plan's").
+struct AnswerDefect {
+  Status status = Status::invalid_input;
+  std::string message;
+};
+std::optional<AnswerDefect> answer_defect(const AnswerSummary& answer, bool priced,
+                                          std::string_view which);
+
+// Applies answer_defect to every converged plan: its status and message become the defect's
+// (and a summary's numbers NaN, so that none is printed), so that sweeps, Monte Carlo and
+// `solve` never count such a plan as converged. solve_lifecycle and solve_lifecycle_fast call
+// these.
+void settle_answers(LifecycleSolution& solution);
+void settle_answers(LifecycleSummary& summary);
 
 // Dollars are NaN for a FLOPs problem (no prices), as in `solve --json`.
 bool is_priced(ProblemKind kind);

@@ -55,6 +55,16 @@ BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const F
   parallel_for(replicates.size(), fit_options.threads, [&](std::size_t r) {
     std::mt19937_64 generator = replicate_generator(options.seed, r);
     const std::vector<unsigned> counts = resample_counts(runs.size(), generator);
+    // A resample that cannot determine the law (too few distinct N or D drawn) would give an
+    // arbitrary refit: it counts as not converged and is left out of the spreads.
+    std::vector<TrainingRun> drawn;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (counts[i] > 0) drawn.push_back(runs[i]);
+    }
+    if (!identifiability_problem(drawn).empty()) {
+      replicates[r].converged = false;
+      return;
+    }
     const ScalingLawFitProblem problem(log_runs(runs, counts), fit_options.huber_delta);
     const FitResult refit = fit_scaling_law(problem, warm_start, refit_options);
     const LawImplications implied = law_implications(refit.law);

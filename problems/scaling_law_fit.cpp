@@ -140,13 +140,75 @@ FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
   return fit;
 }
 
+std::string identifiability_problem(std::span<const TrainingRun> runs) {
+  auto distinct = [](std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i == 0 || values[i] - values[i - 1] > 1e-9 * values[i]) ++count;
+    }
+    return count;
+  };
+  std::ostringstream reason;
+  if (runs.size() < kMinimumRuns) {
+    reason << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << ", fewer than the "
+           << kMinimumRuns << " coefficients E, A, B, alpha, beta";
+    return reason.str();
+  }
+  std::vector<double> params, tokens;
+  for (const TrainingRun& run : runs) {
+    params.push_back(run.params);
+    tokens.push_back(run.tokens);
+  }
+  const std::size_t sizes = distinct(params), token_counts = distinct(tokens);
+  if (sizes < kMinimumDistinctLevels) {
+    reason << "the runs have " << sizes << " distinct model size" << (sizes == 1 ? "" : "s")
+           << " N; separating E, A and alpha needs at least " << kMinimumDistinctLevels;
+    return reason.str();
+  }
+  if (token_counts < kMinimumDistinctLevels) {
+    reason << "the runs have " << token_counts << " distinct token count"
+           << (token_counts == 1 ? "" : "s") << " D; separating E, B and beta needs at least "
+           << kMinimumDistinctLevels;
+    return reason.str();
+  }
+  // Distinct (N, D) pairs: sorted by N then D, a pair repeats its predecessor when both match.
+  std::vector<std::size_t> order(runs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    return std::pair(runs[i].params, runs[i].tokens) < std::pair(runs[j].params, runs[j].tokens);
+  });
+  auto same = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(a, b); };
+  std::size_t pairs = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const TrainingRun& run = runs[order[k]];
+    if (k == 0 || !same(run.params, runs[order[k - 1]].params) ||
+        !same(run.tokens, runs[order[k - 1]].tokens)) {
+      ++pairs;
+    }
+  }
+  if (pairs < kMinimumRuns) {
+    reason << "the runs have " << pairs << " distinct (N, D) pairs, fewer than the " << kMinimumRuns
+           << " coefficients E, A, B, alpha, beta";
+    return reason.str();
+  }
+  return "";
+}
+
 FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& options) {
   options.validate();
   validate_runs(runs);
-  if (runs.size() < kMinimumRuns) {
-    throw InputError("fit: " + std::to_string(runs.size()) +
-                     " runs; a fit of the 5 coefficients E, A, B, alpha, beta needs at least " +
-                     std::to_string(kMinimumRuns));
+  if (std::string reason = identifiability_problem(runs); !reason.empty()) {
+    FitResult fit;
+    fit.status = Status::not_identifiable;
+    fit.message = reason;
+    fit.runs = runs.size();
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    fit.law.name = "fit";
+    fit.law.E = fit.law.A = fit.law.B = fit.law.alpha = fit.law.beta = kNaN;
+    fit.x.fill(kNaN);
+    fit.objective = fit.gradient_norm = kNaN;
+    return fit;
   }
   const ScalingLawFitProblem problem(log_runs(runs), options.huber_delta);
   return fit_scaling_law(problem, options.starts, options);

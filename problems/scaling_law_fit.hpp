@@ -56,7 +56,8 @@ struct FitOptions {
 
 struct FitResult {
   // converged: the best start's gradient passed the test above; not_converged otherwise
-  // (then `law` is the best point found, not an optimum).
+  // (then `law` is the best point found, not an optimum); not_identifiable when the runs cannot
+  // determine the five coefficients (`message` says why; no start is run and `law` is NaN).
   Status status = Status::not_converged;
   std::string message;
 
@@ -74,10 +75,21 @@ struct FitResult {
   bool converged() const { return status == Status::converged; }
 };
 
-// Fits the law to `runs` (validated; at least 5, one per coefficient). The best start is the
+// Fits the law to `runs` (validated: finite and positive). The best start is the
 // converged one with the lowest objective, ties broken by the lower start index, so the
-// answer is the same at any thread count. Throws InputError for bad runs or options.
+// answer is the same at any thread count. Runs that cannot determine the law (see
+// identifiability_problem) come back not_identifiable. Throws InputError for bad runs or
+// options.
 FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& options = {});
+
+// Why `runs` cannot determine E, A, B, alpha and beta, or an empty string: fewer runs than
+// the 5 coefficients, or too few distinct values. E + A / N^alpha
+// takes three distinct model sizes to separate E, A and alpha (two sizes give one difference
+// for two unknowns; one size merges A / N^alpha into E), and likewise B / D^beta three distinct
+// token counts; and five coefficients need at least five distinct (N, D) runs (repeats of a run
+// add no equation). Values within 1e-9 relative count as one.
+std::string identifiability_problem(std::span<const TrainingRun> runs);
+inline constexpr std::size_t kMinimumDistinctLevels = 3;
 
 // The same on runs already reduced to logarithms and weights (a bootstrap replicate), from
 // the given starts (a warm start from the full fit).
@@ -98,7 +110,7 @@ struct LawImplications {
 inline constexpr double kReferenceComputeFlops = 1e24;
 LawImplications law_implications(const LossLaw& law, double compute_flops = kReferenceComputeFlops);
 
-// The minimum number of runs: one per coefficient.
+// The minimum number of runs: one per coefficient (fewer: not_identifiable).
 inline constexpr std::size_t kMinimumRuns = kFitVariables;
 
 }  // namespace scaleopt

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -63,6 +64,12 @@ struct StressRunOptions {
   std::uint64_t seed = 1;
   unsigned threads = 0;  // 0: one per hardware thread; the results do not depend on it
   StressCheckOptions check;
+  // Disagreed and failed instances kept in the summary (the lowest indices); the rest are
+  // only counted, so that a run of 1e9 instances that all fail still fits in memory.
+  std::uint64_t failures_kept = 1000;
+  // Asked after each block of instances (in index order) with the number checked so far; once
+  // it says true the run ends there and the summary covers those instances. Empty: never.
+  std::function<bool(std::uint64_t checked)> stop;
   // Throws InputError naming the field (instances must be 1 to 1e9).
   void validate() const;
 };
@@ -87,15 +94,23 @@ struct StressSummary {
   std::array<StressClassSummary, kStressClassCount> by_class{};
   double largest_difference = 0.0;      // over agreed instances
   std::uint64_t fast_path_checked = 0;  // instances the fast path also answered, checked
-  std::vector<StressFailure> failures;  // disagreed and failed, in index order
+  // Disagreed and failed, in index order: the first StressRunOptions::failures_kept of them.
+  std::vector<StressFailure> failures;
 
   std::uint64_t count(StressOutcome outcome) const {
     return counts[static_cast<std::size_t>(outcome)];
   }
+  // Disagreed and failed instances, kept or not.
+  std::uint64_t failure_count() const {
+    return count(StressOutcome::disagreed) + count(StressOutcome::failed);
+  }
+  // Adds instance `index`'s check; instances must come in index order (failures are kept in
+  // order, up to `failures_kept`).
+  void add(std::uint64_t index, const StressCheck& check, std::uint64_t failures_kept);
 };
 
-// Generates and checks instances 0 .. instances-1 of the seed on `threads` threads. The
-// summary is the same at any thread count.
+// Generates and checks instances 0 .. instances-1 of the seed on `threads` threads, a block at
+// a time: memory does not grow with the count. The summary is the same at any thread count.
 StressSummary run_stress(const StressRunOptions& options);
 
 }  // namespace scaleopt

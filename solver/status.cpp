@@ -12,6 +12,8 @@ std::string_view to_string(Status status) {
       return "not_converged";
     case Status::invalid_input:
       return "invalid_input";
+    case Status::not_identifiable:
+      return "not_identifiable";
   }
   return "unknown";
 }

@@ -3,10 +3,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "cli/hardware_catalog.hpp"
 #include "cli_runner.hpp"
 #include "costmodel/architecture_presets.hpp"
 #include "costmodel/input_error.hpp"
 #include "costmodel/pretraining_cost.hpp"
+#include "costmodel/roofline.hpp"
 
 using namespace scaleopt;
 
@@ -17,7 +19,8 @@ TEST_CASE("KV bytes per token of each preset match the hand computation", "[arch
   CHECK(architecture_preset("llama3-70b").kv_cache_bytes_per_token(2.0) == 327680.0);
   CHECK(architecture_preset("llama3-405b").kv_elements_per_token() == 258048.0);
   CHECK(architecture_preset("llama3-405b").kv_cache_bytes_per_token(2.0) == 516096.0);
-  // MLA: layers * (kv_lora_rank + qk_rope_head_dim) = 61 * (512 + 64) = 35,136 (DESIGN.md 4).
+  // MLA: layers * (kv_lora_rank + qk_rope_head_dim) = 61 * (512 + 64) = 35,136 (docs/model.md,
+  // "KV bytes per token").
   const Architecture v3 = architecture_preset("deepseek-v3");
   CHECK(v3.kv_elements_per_token() == 35136.0);
   CHECK(v3.kv_cache_bytes_per_token(2.0) == 70272.0);
@@ -92,9 +95,13 @@ TEST_CASE("inconsistent architectures name the field", "[architecture]") {
                     "architecture.experts_per_token: must be between 1 and routed_experts");
   Architecture direct;
   direct.total_params = 1e9;
-  CHECK_THROWS_WITH(direct.validate("architecture"),
-                    "architecture.kv_bytes_per_token: required when the shape (layers, heads, "
-                    "head_dim, ...) is not given");
+  // Totals alone are a valid model to train; KV bytes are needed only to serve it.
+  CHECK_NOTHROW(direct.validate("architecture"));
+  ServingSetup serving;
+  serving.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  CHECK_THROWS_WITH(make_roofline(direct, serving, "inference"),
+                    Catch::StartsWith("architecture.kv_bytes_per_token: required to price "
+                                      "serving by the roofline"));
   direct.kv_bytes_per_token = 1000;
   direct.active_params = 2e9;
   CHECK_THROWS_WITH(direct.validate("architecture"),

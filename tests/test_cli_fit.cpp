@@ -141,8 +141,7 @@ TEST_CASE("fit refuses bad input with one line naming the file, line or flag", "
   const TempFile text("text.csv", "N,D,loss\n1e8,2e9,three\n");
   const TempFile ragged("ragged.csv", "N,D,loss\n1e8,2e9,3.1\n2e8,4e9\n");
   const TempFile empty("empty.csv", "");
-  const TempFile four("four.csv",
-                      "N,D,loss\n1e8,2e9,3.1\n2e8,4e9,2.9\n4e8,8e9,2.7\n8e8,2e10,2.5\n");
+  const TempFile header_only("header_only.csv", "N,D,loss\n");
   const struct {
     CliRun run;
     std::string message;
@@ -153,12 +152,12 @@ TEST_CASE("fit refuses bad input with one line naming the file, line or flag", "
       {fit(text.path()), text.path() + ":2: column 'loss' (--loss-col): cannot read 'three'"},
       {fit(ragged.path()), ragged.path() + ":3: ragged row: fewer cells"},
       {fit(empty.path()), empty.path() + ":1: empty file"},
-      {fit(four.path()), four.path() + ":5: end of file after 4 runs: a fit of the 5 coefficients"},
-      {fit(good.path(), {"--drop-highest-loss", "1"}),
-       good.path() + ":6: end of file after 5 runs (1 to drop by --drop-highest-loss)"},
+      {fit(header_only.path()), header_only.path() + ":1: no data rows after the header"},
+      {fit(good.path(), {"--drop-highest-loss", "5"}),
+       "--drop-highest-loss: drops 5 of the 5 runs in " + good.path() + ", leaving none to fit"},
       {fit(good.path(), {"--huber-delta", "-1"}), "--huber-delta: must be positive"},
       {fit(good.path(), {"--bootstrap", "1"}), "--bootstrap: must be 0 (none) or at least 2"},
-      {fit(good.path(), {"--threads", "-2"}), "--threads: must be >= 0"},
+      {fit(good.path(), {"--threads", "-2"}), "--threads: must be from 0 to 1024"},
       {fit(good.path(), {"--seed", "-1"}), "--seed: expected an integer from 0 to 2^64 - 1"},
       {fit(good.path(), {"--emit-law", "no/such/dir/law.toml"}),
        "--emit-law: cannot write no/such/dir/law.toml"},

@@ -1,7 +1,7 @@
 // `scaleopt report` end to end: one self-contained HTML file, opened in headless chromium; the
 // screenshot is not blank and the rendered page holds the numbers `scaleopt solve --json`
 // gives, formatted as `solve` prints them. Chromium must be installed (scripts/install-deps
-// --browser, as .ci/run does): without it these tests fail, they are never skipped.
+// --browser, as make test does): without it these tests fail, they are never skipped.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -27,7 +27,7 @@ void require_chromium() {
   if (!scaleopt::cli::on_path("chromium")) {
     FAIL(
         "chromium not found on PATH: the report test opens the report in headless chromium; "
-        "install it with scripts/install-deps --browser");
+        "make test installs it (scripts/install-deps --browser)");
   }
 }
 
