@@ -3,8 +3,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "cli/runs_csv.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 namespace {
 
@@ -18,7 +18,7 @@ using namespace scaleopt;
 std::vector<TrainingRun> epoch_runs() {
   const std::string path =
       std::string(SCALEOPT_SOURCE_DIR) + "/tests/data/chinchilla_fig4_epoch.csv";
-  const cli::RunsCsv csv = cli::read_runs_csv(
+  const scaleopt::RunsCsv csv = scaleopt::read_runs_csv(
       path, {.params = "Model Size", .tokens = "", .flops = "Training FLOP", .loss = "loss"});
   return without_highest_loss(csv.runs, 5);
 }

@@ -9,35 +9,35 @@
 
 #include <string>
 
-#include "cli/input_scaling.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
 
 namespace {
 
 using namespace scaleopt;
 
-LifecycleSetup example_setup(const char* name) {
-  const cli::Scenario scenario =
-      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
-  return cli::scenario_setup(scenario);
+QuestionSetup example_setup(const char* name) {
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  return scaleopt::scenario_setup(scenario);
 }
 
 void BM_NloptPath(benchmark::State& state, const char* name) {
-  const LifecycleSetup setup = example_setup(name);
-  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle(setup));
+  const QuestionSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question(setup));
 }
 
 void BM_FastPath(benchmark::State& state, const char* name) {
-  const LifecycleSetup setup = example_setup(name);
-  for (auto _ : state) benchmark::DoNotOptimize(solve_lifecycle_fast(setup));
+  const QuestionSetup setup = example_setup(name);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question_fast(setup));
 }
 
 // The setup itself (validation, cost model from the scenario's setups): what each sweep point
 // pays besides the solve.
 void BM_Setup(benchmark::State& state, const char* name) {
-  const cli::Scenario scenario =
-      cli::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
-  for (auto _ : state) benchmark::DoNotOptimize(cli::scenario_setup(scenario));
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  for (auto _ : state) benchmark::DoNotOptimize(scaleopt::scenario_setup(scenario));
 }
 
 BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_flops, "sardana_compute.toml");

@@ -5,9 +5,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/lifetime_newton.hpp"
-#include "problems/quality_at_budget.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli/app.hpp"
+#include "scaleopt/cli/app.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include "cli/analysis_flags.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 
-#include "cli/flags.hpp"
-#include "cli/input_scaling.hpp"
-#include "cli/limits.hpp"
-#include "cli/solver_flags.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

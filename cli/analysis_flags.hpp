@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
 

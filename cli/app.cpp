@@ -1,9 +1,9 @@
-#include "cli/app.hpp"
+#include "scaleopt/cli/app.hpp"
 
 #include <sstream>
 
-#include "cli/command.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {

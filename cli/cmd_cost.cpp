@@ -3,15 +3,18 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/cost_output.hpp"
-#include "cli/overflow.hpp"
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CostArgs {
@@ -36,9 +39,9 @@ int run_cost(const CostArgs& args, std::ostream& out) {
     throw InputError("cost: give a scenario file, e.g. scaleopt cost examples/frontier.toml");
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  LifecycleCost cost;
+  PhaseCosts cost;
   try {
-    cost = lifecycle_cost(scenario);
+    cost = phase_costs(scenario);
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }

@@ -6,17 +6,19 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/fit_output.hpp"
-#include "cli/flags.hpp"
-#include "cli/law_file.hpp"
-#include "cli/limits.hpp"
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/fit_output.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct FitArgs {

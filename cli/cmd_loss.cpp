@@ -3,16 +3,18 @@
 
 #include <memory>
 
-#include "cli/allocation_output.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/law_flags.hpp"
-#include "cli/overflow.hpp"
-#include "cli/table.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/law_flags.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/table.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct LossArgs {

@@ -3,10 +3,10 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/sweep_merge.hpp"
+#include "scaleopt/analysis/sweep_merge.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -3,14 +3,15 @@
 
 #include <memory>
 
-#include "cli/allocation_output.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/table.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 std::string attention_text(const Architecture& a) {

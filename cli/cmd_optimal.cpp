@@ -2,16 +2,19 @@
 
 #include <memory>
 
-#include "cli/allocation_output.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/law_flags.hpp"
-#include "cli/overflow.hpp"
-#include "cli/solver_flags.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/law_flags.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct OptimalArgs {

@@ -4,22 +4,23 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/analysis_figures.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/gnuplot_runner.hpp"
-#include "cli/limits.hpp"
-#include "cli/plot_figures.hpp"
-#include "cli/scenario_flags.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
-#include "cli/sweep_plot.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/analysis_figures.hpp"
+#include "scaleopt/report/gnuplot_runner.hpp"
+#include "scaleopt/report/plot_figures.hpp"
+#include "scaleopt/report/sweep_plot.hpp"
+#include "scaleopt/report/uncertainty_output.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct PlotArgs {
@@ -87,7 +88,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (kind == PlotKind::cost_vs_context_models) {
     return finish(args, cost_vs_context_models_of(scenario), kind, format, out);
   }
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
     SensitivityAnalysisOptions options;
     options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);

@@ -2,8 +2,8 @@
 // against context, the KV bytes a price step implies, the output/input ratio, where to keep a
 // prompt's cache, and what a million-token context costs. One subcommand per question.
 
-#include "cli/command.hpp"
-#include "cli/pricing_commands.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
 
 namespace scaleopt::cli {
 

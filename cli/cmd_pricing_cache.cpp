@@ -4,19 +4,21 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/cache_tier_catalog.hpp"
-#include "cli/flags.hpp"
-#include "cli/overflow.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/cache_cost.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/cache_plan.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/costmodel/cache_cost.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/pricing/cache_plan.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/table.hpp"
+#include "scaleopt/scenario/cache_tier_catalog.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CacheArgs {

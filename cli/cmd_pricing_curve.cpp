@@ -6,20 +6,21 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/csv_output.hpp"
-#include "cli/flags.hpp"
-#include "cli/limits.hpp"
-#include "cli/overflow.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/report/csv_output.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/table.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct CurveArgs {

@@ -5,20 +5,22 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/flags.hpp"
-#include "cli/hardware_catalog.hpp"
-#include "cli/limits.hpp"
-#include "cli/overflow.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/scenario.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/kv_layouts.hpp"
-#include "costmodel/quantity.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/kv_layouts.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/table.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct InferKvArgs {

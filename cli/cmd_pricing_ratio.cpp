@@ -5,17 +5,18 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/flags.hpp"
-#include "cli/overflow.hpp"
-#include "cli/pricing_commands.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/price_ratio.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/pricing_commands.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/pricing/price_ratio.hpp"
+#include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct RatioArgs {

@@ -1,25 +1,26 @@
 // scaleopt report: one self-contained HTML page about a scenario: the question, the answer,
 // costs by phase, the comparison with Chinchilla, the figures (inline SVG drawn by gnuplot)
-// and every input with its source (cli/report_html.hpp).
+// and every input with its source (report/report_html.hpp).
 
 #include <memory>
 
-#include "cli/analysis_figures.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/gnuplot_runner.hpp"
-#include "cli/input_file.hpp"
-#include "cli/plot_figures.hpp"
-#include "cli/report_html.hpp"
-#include "cli/scenario_flags.hpp"
-#include "cli/sensitivity_output.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/analysis_figures.hpp"
+#include "scaleopt/report/gnuplot_runner.hpp"
+#include "scaleopt/report/plot_figures.hpp"
+#include "scaleopt/report/report_html.hpp"
+#include "scaleopt/report/sensitivity_output.hpp"
+#include "scaleopt/report/uncertainty_output.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
+#include "scaleopt/scenario/input_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct ReportArgs {
@@ -105,7 +106,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   const Scenario scenario = load_scenario_text(scenario_text, args.scenario, args.overrides);
   const std::vector<ReadFile> read_files{{args.scenario, "the scenario file"}};
   check_output(args.out, "--out", read_files);
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
         << "No report written: the solver's last iterate is not an optimum.\n";

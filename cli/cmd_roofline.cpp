@@ -6,18 +6,19 @@
 #include <limits>
 #include <memory>
 
-#include "cli/allocation_output.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/json_number.hpp"
-#include "cli/serving_flags.hpp"
-#include "cli/table.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/serving_plan.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/serving_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json_number.hpp"
+#include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 constexpr double kTokensPerMillion = 1e6;

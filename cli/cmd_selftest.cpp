@@ -4,14 +4,16 @@
 #include <chrono>
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/limits.hpp"
-#include "cli/stress_output.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/report/stress_output.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct SelftestArgs {

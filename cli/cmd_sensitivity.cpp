@@ -3,14 +3,16 @@
 
 #include <memory>
 
-#include "cli/analysis_flags.hpp"
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/sensitivity_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/sensitivity_output.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct SensitivityArgs {

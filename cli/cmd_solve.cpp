@@ -3,14 +3,16 @@
 
 #include <memory>
 
-#include "cli/app.hpp"
-#include "cli/command.hpp"
-#include "cli/lifecycle_output.hpp"
-#include "cli/scenario.hpp"
-#include "cli/solve_scenario.hpp"
-#include "cli/solver_flags.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct SolveArgs {
@@ -22,7 +24,7 @@ struct SolveArgs {
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  const LifecycleSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
   } else {

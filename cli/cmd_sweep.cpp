@@ -8,19 +8,20 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/analysis_flags.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/input_scaling.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/limits.hpp"
-#include "cli/progress_bar.hpp"
-#include "cli/sweep_file.hpp"
-#include "cli/sweep_runner.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/analysis/sweep_csv_writer.hpp"
+#include "scaleopt/analysis/sweep_file.hpp"
+#include "scaleopt/analysis/sweep_runner.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/interrupt.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/progress_bar.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -143,14 +144,14 @@ bool check_partial(const std::string& partial, const std::vector<ReadFile>& inpu
 
 // A sweep this large writes gigabytes: say how much before the first point is solved, from the
 // length of point 0's row (rows differ by a few digits only).
-void note_output_size(std::ostream& notes, const SweepRunner& runner, std::size_t rows,
-                      const std::string& file) {
+void note_output_size(std::ostream& notes, const SweepRunner& runner, const SweepCsvWriter& csv,
+                      std::size_t rows, const std::string& file) {
   std::string first_row;
   const std::size_t first[] = {0};
   (void)runner.solve(
-      first, [&first_row](const std::string& text) { first_row += text; }, [] { return false; },
-      [](std::size_t) {});
-  const double bytes = static_cast<double>(runner.header().size() + 1) +
+      first, nullptr, [&](const SweepBlock& block) { first_row += csv.rows(block.answers); },
+      [] { return false; }, [](std::size_t) {});
+  const double bytes = static_cast<double>(csv.header().size() + 1) +
                        static_cast<double>(first_row.size()) * static_cast<double>(rows);
   notes << "scaleopt: note: " << file << " will hold " << rows << " rows, about "
         << format_quantity(bytes, Unit::bytes, 3) << " (" << first_row.size() << " bytes a row)\n"
@@ -172,7 +173,8 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   const SweepGrid grid(parse_axes(scenario, args.vary));
   check_first_point(scenario, grid);
   const SweepRunner runner(scenario, grid, options);
-  const std::string header = runner.header();
+  const SweepCsvWriter csv(grid, runner.kind(), options.solver.algorithm);
+  const std::string header = csv.header();
 
   const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
   const bool have_out = check_sweep_output(args.out, inputs);
@@ -195,7 +197,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   if (have_partial) {
     done = read_partial(
         partial, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
-        [&](std::size_t p) { return runner.values_text(p); });
+        [&](std::size_t p) { return csv.values_text(p); });
   }
   Progress progress;
   progress.resumed = done.points.size();
@@ -206,7 +208,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     progress.stopped = true;
   }
   if (const std::size_t rows = shard_points(grid.size(), shard); rows > kSweepSizeNotePoints) {
-    note_output_size(notes, runner, rows, args.out);
+    note_output_size(notes, runner, csv, rows, args.out);
   }
 
   PartialFile file(partial, header, have_partial);
@@ -218,7 +220,9 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     const auto stop = [] { return InterruptGuard::interrupted(); };
     const auto finished = [&bar](std::size_t n) { bar.add(n); };
     std::vector<std::size_t> chunk;
-    const auto write = [&file](const std::string& rows) { file.append(rows); };
+    // The rows are formatted on the workers, blocks at once; written in order.
+    const auto rows = [&csv](SweepBlock& block) { block.text = csv.rows(block.answers); };
+    const auto write = [&file](const SweepBlock& block) { file.append(block.text); };
     auto skip = done.points.begin();
     std::size_t taken = 0;
     // This shard's points in increasing order, less those already done, chunk by chunk.
@@ -232,7 +236,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
         chunk.push_back(p);
         ++taken;
         if (chunk.size() == runner.chunk_points()) {
-          progress.tally.add(runner.solve(chunk, write, stop, finished));
+          progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
           chunk.clear();
           if (InterruptGuard::interrupted()) break;
         }
@@ -240,7 +244,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
       if (InterruptGuard::interrupted()) break;
     }
     if (!chunk.empty() && !InterruptGuard::interrupted()) {
-      progress.tally.add(runner.solve(chunk, write, stop, finished));
+      progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
     }
     progress.interrupted = InterruptGuard::interrupted();
   }

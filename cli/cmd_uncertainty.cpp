@@ -3,16 +3,18 @@
 
 #include <memory>
 
-#include "cli/analysis_flags.hpp"
-#include "cli/app.hpp"
-#include "cli/atomic_file.hpp"
-#include "cli/command.hpp"
-#include "cli/flags.hpp"
-#include "cli/limits.hpp"
-#include "cli/uncertainty_output.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/command.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/uncertainty_output.hpp"
+#include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using namespace report;  // what the commands print is built by report/
 namespace {
 
 struct UncertaintyArgs {

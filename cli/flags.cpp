@@ -1,10 +1,10 @@
-#include "cli/flags.hpp"
+#include "scaleopt/cli/flags.hpp"
 
 #include <charconv>
 #include <cmath>
 
-#include "cli/limits.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/limits.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
 

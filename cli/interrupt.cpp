@@ -1,4 +1,4 @@
-#include "cli/interrupt.hpp"
+#include "scaleopt/cli/interrupt.hpp"
 
 #include <csignal>
 

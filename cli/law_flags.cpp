@@ -1,8 +1,8 @@
-#include "cli/law_flags.hpp"
+#include "scaleopt/cli/law_flags.hpp"
 
-#include "cli/flags.hpp"
-#include "cli/law_file.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/law_file.hpp"
 
 namespace scaleopt::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 namespace scaleopt::cli {
 

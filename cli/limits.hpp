@@ -2,9 +2,13 @@
 // The largest count each flag accepts (docs/cli.md, "Limits"). Work, memory or threads grow
 // with these counts, so a mistyped 1000000000 must be refused at once, with the limit in the
 // message, rather than die of bad_alloc or run for days. Where memory does not grow with a
-// count (the stress run and sweeps stream their records) the limit bounds the time only.
+// count (the stress run and sweeps stream their records) the limit bounds the time only. The
+// counts the library checks itself (Monte Carlo samples, sweep points) are in
+// analysis/limits.hpp, included here.
 
 #include <cstdint>
+
+#include "scaleopt/analysis/limits.hpp"
 
 namespace scaleopt::cli {
 
@@ -27,9 +31,7 @@ inline constexpr std::uint64_t kMaxInstances = 1'000'000'000;
 // --json these); the rest are counted.
 inline constexpr std::uint64_t kMaxFailuresKept = 1000;
 
-// uncertainty --samples, plot uncertainty --samples: the quantiles need every converged
-// sample's outputs in memory (~100 bytes each), and --out holds every row (~0.5 KB).
-inline constexpr std::uint64_t kMaxSamples = 1'000'000;
+// uncertainty --samples, plot uncertainty --samples: kMaxSamples (analysis/limits.hpp).
 
 // fit --bootstrap: each replicate is a warm-started refit, and each is kept for the spreads.
 inline constexpr std::uint64_t kMaxBootstrap = 100'000;
@@ -37,10 +39,8 @@ inline constexpr std::uint64_t kMaxBootstrap = 100'000;
 // pricing curve --points: every row is held as JSON before it is printed (~2 KB).
 inline constexpr std::uint64_t kMaxCurvePoints = 10'000;
 
-// sweep --vary PATH=LO..HI:COUNT, and the grid (the product of the counts). Rows stream to the
-// file, so these bound the time and the file's size, not memory.
-inline constexpr std::uint64_t kMaxAxisPoints = 1'000'000'000;
-inline constexpr double kMaxGridPoints = 1e12;
+// sweep --vary PATH=LO..HI:COUNT, and the grid: kMaxAxisPoints and kMaxGridPoints
+// (analysis/limits.hpp).
 
 // Counts that cost no work (--chips, --batch, --kv-heads, --share-layers, --model-layers,
 // --drop-highest-loss): the limit only keeps a typo from reading as a number of chips or heads

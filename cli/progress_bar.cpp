@@ -1,4 +1,4 @@
-#include "cli/progress_bar.hpp"
+#include "scaleopt/cli/progress_bar.hpp"
 
 #include <unistd.h>
 

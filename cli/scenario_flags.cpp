@@ -1,4 +1,4 @@
-#include "cli/scenario_flags.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 
 namespace scaleopt::cli {
 

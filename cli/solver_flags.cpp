@@ -1,7 +1,7 @@
-#include "cli/solver_flags.hpp"
+#include "scaleopt/cli/solver_flags.hpp"
 
-#include "cli/flags.hpp"
-#include "cli/limits.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/cli/limits.hpp"
 
 namespace scaleopt::cli {
 

@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "solver/solver_options.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::cli {
 

@@ -1,11 +1,11 @@
-#include "costmodel/architecture.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

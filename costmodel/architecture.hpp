@@ -2,7 +2,7 @@
 // A transformer's shape, reduced to what the cost models need: parameters (total and active,
 // for mixtures of experts), KV-cache bytes per token, and attention FLOPs per context token
 // (DESIGN.md sections 3 and 4). Dimensions are doubles so that every numeric input can be
-// set, swept or sampled by path like any other (cli/scenario_keys.hpp).
+// set, swept or sampled by path like any other (scenario/scenario_keys.hpp).
 //
 // Either the shape is given (layers, d_model, heads, ...) and everything is derived from it,
 // or the totals are given directly (total_params, active_params, kv_bytes_per_token), as for
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/attention_pattern.hpp"
+#include "scaleopt/costmodel/attention_pattern.hpp"
 
 namespace scaleopt {
 
@@ -81,8 +81,8 @@ struct Architecture {
   // every layer attends all cached tokens (or the top-k of them with sparse_top_k).
   std::vector<LayerAttention> layer_pattern;
 
-  // The parameter counts are a scaled model's (problems/lifetime_cost_from_setup.hpp varies N
-  // with the shape kept for the KV cache and attention): its embedding table is not the
+  // The parameter counts are a scaled model's (problems/lifetime/lifetime_cost_from_setup.hpp
+  // varies N with the shape kept for the KV cache and attention): its embedding table is not the
   // shape's, so the roofline counts 2 N per token as for direct totals.
   bool scaled_counts = false;
 

@@ -1,9 +1,9 @@
-#include "costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
 
 #include <string>
 #include <utility>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

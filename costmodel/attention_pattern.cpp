@@ -1,11 +1,11 @@
-#include "costmodel/attention_pattern.hpp"
+#include "scaleopt/costmodel/attention_pattern.hpp"
 
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt {
 namespace {

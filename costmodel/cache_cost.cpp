@@ -1,4 +1,4 @@
-#include "costmodel/cache_cost.hpp"
+#include "scaleopt/costmodel/cache_cost.hpp"
 
 namespace scaleopt {
 

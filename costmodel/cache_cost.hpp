@@ -8,13 +8,14 @@
 //
 // The second term of a tier is its retrieval: streaming b bytes keeps the whole unit busy for
 // b / bandwidth seconds, at the unit's rent (capacity x r) per second. Every cost is linear
-// in T; the cheapest place switches where two of these lines cross (problems/cache_plan.hpp).
+// in T; the cheapest place switches where two of these lines cross
+// (problems/pricing/cache_plan.hpp).
 
 #include <limits>
 #include <string>
 
-#include "costmodel/cache_tier.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/cache_tier.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 
 namespace scaleopt {
 

@@ -4,7 +4,7 @@
 // "each tier earns its place when its drain time matches how long the data must stay").
 // The built-in tiers beyond the accelerator (host DRAM, flash, disk) are data,
 // costmodel/data/cache_tiers.toml (text in cache_tier_catalog_text.hpp, parsed by the CLI);
-// HBM and recomputation come from the serving replica (problems/cache_plan.hpp).
+// HBM and recomputation come from the serving replica (problems/pricing/cache_plan.hpp).
 
 #include <string>
 #include <string_view>

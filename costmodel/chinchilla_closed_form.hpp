@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
 
 namespace scaleopt {
 

@@ -1,10 +1,10 @@
-#include "costmodel/hardware.hpp"
+#include "scaleopt/costmodel/hardware.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

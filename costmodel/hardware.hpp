@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/precision.hpp"
+#include "scaleopt/costmodel/precision.hpp"
 
 namespace scaleopt {
 

@@ -1,10 +1,10 @@
-#include "costmodel/inference_demand.hpp"
+#include "scaleopt/costmodel/inference_demand.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

@@ -1,12 +1,12 @@
-#include "costmodel/kv_layouts.hpp"
+#include "scaleopt/costmodel/kv_layouts.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt {
 namespace {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/architecture.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
 
 namespace scaleopt {
 

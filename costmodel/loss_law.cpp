@@ -1,9 +1,9 @@
-#include "costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

@@ -1,8 +1,8 @@
-#include "costmodel/precision.hpp"
+#include "scaleopt/costmodel/precision.hpp"
 
 #include <string>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 

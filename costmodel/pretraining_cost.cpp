@@ -1,6 +1,6 @@
-#include "costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

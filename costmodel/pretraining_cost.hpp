@@ -3,9 +3,9 @@
 // 4ND), plus, when the sequence length is given, 3 x the forward attention FLOPs
 // 2 * n_layers * n_ctx * d_attn per token (Kaplan et al. 2020, Table 1), at an MFU.
 
-#include "costmodel/architecture.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/training_setup.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/training_setup.hpp"
 
 namespace scaleopt {
 

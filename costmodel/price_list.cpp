@@ -1,9 +1,9 @@
-#include "costmodel/price_list.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

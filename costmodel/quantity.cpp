@@ -1,4 +1,4 @@
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 #include <array>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

@@ -1,4 +1,4 @@
-#include "costmodel/rl_cost.hpp"
+#include "scaleopt/costmodel/rl_cost.hpp"
 
 namespace scaleopt {
 

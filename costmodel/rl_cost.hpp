@@ -5,10 +5,10 @@
 // "k between 2 and 6" is f from 0 to 2/3 with p = 0; f = 1 gives 8 because the trainer's
 // forward pass does not reuse the generation's.
 
-#include "costmodel/architecture.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/rl_setup.hpp"
-#include "costmodel/training_setup.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/rl_setup.hpp"
+#include "scaleopt/costmodel/training_setup.hpp"
 
 namespace scaleopt {
 

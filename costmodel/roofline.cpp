@@ -1,11 +1,11 @@
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "costmodel/field_name.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/architecture.hpp"
-#include "costmodel/compute_cost.hpp"
-#include "costmodel/serving_setup.hpp"
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
 
 namespace scaleopt {
 

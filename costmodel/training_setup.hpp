@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
-#include "costmodel/hardware.hpp"
-#include "costmodel/precision.hpp"
+#include "scaleopt/costmodel/hardware.hpp"
+#include "scaleopt/costmodel/precision.hpp"
 
 namespace scaleopt {
 

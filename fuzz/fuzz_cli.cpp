@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
 #include "fuzz/fuzz_checks.hpp"
+#include "scaleopt/cli/app.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
 #include "fuzz/fuzz_checks.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzzes the CSV reader of `scaleopt fit` (cli/runs_csv.hpp): libfccp splits rows and cells,
+// Fuzzes the CSV reader of `scaleopt fit` (scenario/runs_csv.hpp): libfccp splits rows and cells,
 // the quantity parser reads each cell. Input: the first byte picks the columns (N, D, loss or
 // N, C, loss with D = C / (6 N)), the rest is the file. Invariants: the reader returns runs
 // whose N, D and loss are finite and positive, or throws InputError naming the file ("runs.csv:"),
@@ -7,22 +7,22 @@
 #include <cmath>
 #include <sstream>
 
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
 #include "fuzz/fuzz_checks.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scaleopt;
   if (size == 0) return 0;
   const bool from_flops = (data[0] & 1) != 0;
-  const cli::RunsCsvColumns columns{.params = "N",
-                                    .tokens = from_flops ? "" : "D",
-                                    .flops = from_flops ? "C" : "",
-                                    .loss = "loss"};
+  const scaleopt::RunsCsvColumns columns{.params = "N",
+                                         .tokens = from_flops ? "" : "D",
+                                         .flops = from_flops ? "C" : "",
+                                         .loss = "loss"};
   const std::string_view text = fuzz::as_text(data + 1, size - 1);
-  cli::RunsCsv csv;
+  scaleopt::RunsCsv csv;
   try {
-    csv = cli::read_runs_csv_text(text, "runs.csv", columns);
+    csv = scaleopt::read_runs_csv_text(text, "runs.csv", columns);
   } catch (const InputError& e) {
     if (!std::string_view(e.what()).starts_with("runs.csv:")) {
       fuzz::invariant_broken("the error does not name the file", e.what());

@@ -1,4 +1,4 @@
-// Fuzzes the scenario loader (cli/scenario.hpp) and what `scaleopt cost` and `scaleopt solve`
+// Fuzzes the scenario loader (scenario/scenario.hpp) and what `scaleopt cost` and `scaleopt solve`
 // do with a scenario that loads. Input: the TOML document, then up to four `--set KEY=VALUE`
 // overrides, each after a NUL byte (TOML text cannot hold NUL, so the split is unambiguous).
 // Invariants:
@@ -17,12 +17,13 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/cost_output.hpp"
-#include "cli/lifecycle_output.hpp"
-#include "cli/scenario.hpp"
-#include "costmodel/input_error.hpp"
 #include "fuzz/fuzz_checks.hpp"
-#include "problems/lifecycle_fast.hpp"
+#include "scaleopt/cli/print.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace {
 
@@ -40,20 +41,20 @@ void check_output(const std::string& table, const nlohmann::ordered_json& json,
   if (!nlohmann::json::accept(dumped)) invariant_broken("JSON does not parse back", dumped);
 }
 
-void check_cost(const scaleopt::cli::Scenario& scenario, const std::string& input) {
+void check_cost(const scaleopt::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
-  LifecycleCost cost;
+  PhaseCosts cost;
   try {
-    cost = lifecycle_cost(scenario);
+    cost = phase_costs(scenario);
   } catch (const InputError&) {
     return;
   }
   std::ostringstream table;
   cli::print_cost(table, scenario, cost);
-  check_output(table.str(), cli::cost_json(scenario, cost), input);
+  check_output(table.str(), report::cost_json(scenario, cost), input);
 }
 
-void check_answer(const scaleopt::LifecycleAnswer& answer, const std::string& input) {
+void check_answer(const scaleopt::QuestionAnswer& answer, const std::string& input) {
   const scaleopt::LifetimePlan& plan = answer.plan;
   if (!plan.solve.converged()) return;
   std::ostringstream evidence;
@@ -72,7 +73,7 @@ void check_answer(const scaleopt::LifecycleAnswer& answer, const std::string& in
 }
 
 // The plan of `fast` that answers the question `nlopt` answers (equal-cost: the optimum).
-void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::LifecycleAnswer& nlopt,
+void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::QuestionAnswer& nlopt,
                      const std::string& input) {
   using scaleopt::Status;
   const Status nlopt_status = nlopt.plan.solve.status;
@@ -99,11 +100,11 @@ void check_fast_plan(const scaleopt::AnswerSummary& fast, const scaleopt::Lifecy
   }
 }
 
-void check_fast_path(const scaleopt::cli::Scenario& scenario,
-                     const scaleopt::LifecycleSolution& solution, const std::string& input) {
+void check_fast_path(const scaleopt::Scenario& scenario, const scaleopt::QuestionSolution& solution,
+                     const std::string& input) {
   using namespace scaleopt;
-  const std::optional<LifecycleSummary> fast =
-      solve_lifecycle_fast(lifecycle_setup(scenario, *scenario.law, scenario.problem));
+  const std::optional<QuestionSummary> fast =
+      solve_question_fast(question_setup(scenario, *scenario.law, scenario.problem));
   if (!fast) return;
   if (solution.optimum) {
     check_fast_plan(fast->optimum, *solution.optimum, input);
@@ -112,12 +113,12 @@ void check_fast_path(const scaleopt::cli::Scenario& scenario,
   }
 }
 
-void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& input) {
+void check_solve(const scaleopt::Scenario& scenario, const std::string& input) {
   using namespace scaleopt;
   if (!scenario.problem_given || !scenario.law) return;
-  LifecycleSolution solution;
+  QuestionSolution solution;
   try {
-    solution = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+    solution = solve_question(scenario, *scenario.law, scenario.problem);
   } catch (const InputError&) {
     return;
   }
@@ -127,7 +128,7 @@ void check_solve(const scaleopt::cli::Scenario& scenario, const std::string& inp
   if (solution.optimum) check_answer(*solution.optimum, input);
   std::ostringstream table;
   cli::print_solution(table, scenario, *scenario.law, solution);
-  check_output(table.str(), cli::solution_json(scenario, *scenario.law, solution), input);
+  check_output(table.str(), report::solution_json(scenario, *scenario.law, solution), input);
 }
 
 }  // namespace
@@ -137,9 +138,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string> parts =
       fuzz::split_at_nul(fuzz::as_text(data, size), kMaxOverrides);
   const std::vector<std::string> overrides(parts.begin() + 1, parts.end());
-  cli::Scenario scenario;
+  scaleopt::Scenario scenario;
   try {
-    scenario = cli::load_scenario_text(parts[0], "fuzz.toml", overrides);
+    scenario = scaleopt::load_scenario_text(parts[0], "fuzz.toml", overrides);
   } catch (const InputError&) {
     return 0;
   }

@@ -1,13 +1,13 @@
-#include "plots/context_cost_figure.hpp"
+#include "scaleopt/plots/context_cost_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "plots/gnuplot_text.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
 
 namespace scaleopt::plots {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Cost per input and output token against context length (log axes), from the inference
-// roofline at the best batch of each context (problems/pricing_curve.hpp): output flat while
-// decode can turn compute-bound, then rising with the KV read; the large-batch limit with its
+// roofline at the best batch of each context (problems/pricing/pricing_curve.hpp): output flat
+// while decode can turn compute-bound, then rising with the KV read; the large-batch limit with its
 // crossover S*; the knee where HBM fills first; the scenario's own context; and a provider's
 // tiered price list over it.
 
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "costmodel/price_list.hpp"
-#include "costmodel/roofline.hpp"
-#include "costmodel/serving_setup.hpp"
-#include "plots/figure.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 namespace scaleopt::plots {
 
@@ -61,7 +61,7 @@ struct ModelCurvePoint {
 };
 
 // The rows of each model's lines: `points` contexts log-spaced from `first` to `last`, the
-// best batch at each (problems/pricing_curve.hpp). Exposed for tests and tables.
+// best batch at each (problems/pricing/pricing_curve.hpp). Exposed for tests and tables.
 std::vector<std::vector<ModelCurvePoint>> model_context_costs(
     const std::vector<ModelContextCost>& models, double first, double last, int points,
     std::string_view prefix);

@@ -1,6 +1,6 @@
-#include "plots/cost_text.hpp"
+#include "scaleopt/plots/cost_text.hpp"
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::plots {
 

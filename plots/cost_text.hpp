@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,11 +1,11 @@
-#include "plots/figure.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-#include "costmodel/input_error.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,6 +1,6 @@
 #pragma once
 // A figure as gnuplot draws it: the commands of a script and the data files they read. scaleopt
-// computes every number and writes the script; gnuplot only draws (cli/gnuplot_runner.hpp runs
+// computes every number and writes the script; gnuplot only draws (report/gnuplot_runner.hpp runs
 // it, or `plot --script DIR` leaves the files for users who restyle).
 
 #include <string>

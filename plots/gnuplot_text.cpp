@@ -1,10 +1,10 @@
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::plots {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,14 +1,14 @@
-#include "plots/isoloss_figure.hpp"
+#include "scaleopt/plots/isoloss_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <optional>
 
-#include "costmodel/quantity.hpp"
-#include "plots/cost_text.hpp"
-#include "plots/gnuplot_text.hpp"
-#include "plots/label_layout.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/cost_text.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
+#include "scaleopt/plots/label_layout.hpp"
 
 namespace scaleopt::plots {
 namespace {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <string>
 
-#include "plots/figure.hpp"
-#include "plots/isoloss_map.hpp"
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/plots/isoloss_map.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

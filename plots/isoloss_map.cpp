@@ -1,14 +1,14 @@
-#include "plots/isoloss_map.hpp"
+#include "scaleopt/plots/isoloss_map.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/quality_at_budget.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 
 namespace scaleopt::plots {
 namespace {

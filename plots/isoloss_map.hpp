@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
-#include "costmodel/loss_law.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,4 +1,4 @@
-#include "plots/label_layout.hpp"
+#include "scaleopt/plots/label_layout.hpp"
 
 #include <cmath>
 #include <numbers>

@@ -1,12 +1,12 @@
-#include "plots/phases_figure.hpp"
+#include "scaleopt/plots/phases_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "plots/cost_text.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/cost_text.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "plots/figure.hpp"
-#include "problems/lifetime_cost_model.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 namespace scaleopt::plots {
 

@@ -1,11 +1,11 @@
-#include "plots/sweep_figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "costmodel/input_error.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
 namespace {

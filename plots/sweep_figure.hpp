@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "plots/figure.hpp"
+#include "scaleopt/plots/figure.hpp"
 
 namespace scaleopt::plots {
 

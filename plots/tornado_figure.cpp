@@ -1,11 +1,11 @@
-#include "plots/tornado_figure.hpp"
+#include "scaleopt/plots/tornado_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
-#include "costmodel/input_error.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
 

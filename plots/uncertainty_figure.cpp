@@ -1,10 +1,10 @@
-#include "plots/uncertainty_figure.hpp"
+#include "scaleopt/plots/uncertainty_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "costmodel/input_error.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "plots/figure.hpp"
-#include "plots/sweep_figure.hpp"  // SweepAxis
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"  // SweepAxis
 
 namespace scaleopt::plots {
 

@@ -1,10 +1,10 @@
-#include "solver/curve_polish.hpp"
+#include "scaleopt/solver/curve_polish.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "solver/root_find.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {

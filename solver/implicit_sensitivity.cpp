@@ -1,11 +1,11 @@
-#include "solver/implicit_sensitivity.hpp"
+#include "scaleopt/solver/implicit_sensitivity.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "solver/kkt_system.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/kkt_system.hpp"
 
 namespace scaleopt {
 

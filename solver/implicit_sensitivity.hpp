@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/problem.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "solver/kkt.hpp"
+#include "scaleopt/solver/kkt.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>

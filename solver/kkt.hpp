@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "solver/problem.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

@@ -1,11 +1,11 @@
-#include "solver/kkt_polish.hpp"
+#include "scaleopt/solver/kkt_polish.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 
-#include "solver/kkt.hpp"
-#include "solver/kkt_system.hpp"
+#include "scaleopt/solver/kkt.hpp"
+#include "scaleopt/solver/kkt_system.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "solver/kkt_system.hpp"
+#include "scaleopt/solver/kkt_system.hpp"
 
 #include <algorithm>
 #include <cmath>

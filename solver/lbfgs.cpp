@@ -1,4 +1,4 @@
-#include "solver/lbfgs.hpp"
+#include "scaleopt/solver/lbfgs.hpp"
 
 #include <cmath>
 #include <exception>
@@ -6,8 +6,8 @@
 #include <nlopt.hpp>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "solver/nlopt_callbacks.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/nlopt_callbacks.hpp"
 
 namespace scaleopt {
 namespace {

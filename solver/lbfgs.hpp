@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "solver/problem.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

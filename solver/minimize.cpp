@@ -1,4 +1,4 @@
-#include "solver/minimize.hpp"
+#include "scaleopt/solver/minimize.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <nlopt.hpp>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
-#include "solver/curve_polish.hpp"
-#include "solver/kkt.hpp"
-#include "solver/kkt_polish.hpp"
-#include "solver/nlopt_callbacks.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/curve_polish.hpp"
+#include "scaleopt/solver/kkt.hpp"
+#include "scaleopt/solver/kkt_polish.hpp"
+#include "scaleopt/solver/nlopt_callbacks.hpp"
 
 namespace scaleopt {
 namespace {

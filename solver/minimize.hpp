@@ -2,9 +2,9 @@
 // The NLopt front end: minimise a Problem from one or more starts, then verify the answer
 // (KKT residual, constraint violation) independently of NLopt's own return code.
 
-#include "solver/problem.hpp"
-#include "solver/solve_result.hpp"
-#include "solver/solver_options.hpp"
+#include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/solve_result.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 

@@ -1,4 +1,4 @@
-#include "solver/nlopt_callbacks.hpp"
+#include "scaleopt/solver/nlopt_callbacks.hpp"
 
 #include <limits>
 

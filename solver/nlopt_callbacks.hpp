@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-#include "solver/problem.hpp"
+#include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-#include "solver/status.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

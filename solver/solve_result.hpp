@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/status.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

@@ -1,9 +1,9 @@
-#include "solver/solver_options.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt {
 namespace {

@@ -1,4 +1,4 @@
-#include "solver/status.hpp"
+#include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
 

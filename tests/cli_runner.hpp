@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "scaleopt/cli/app.hpp"
 
 struct CliRun {
   int status;

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/runs_csv.hpp"
-#include "problems/bootstrap_resample.hpp"
-#include "problems/scaling_law_fit.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 
 inline std::string epoch_csv_path() {
   return std::string(SCALEOPT_SOURCE_DIR) + "/tests/data/chinchilla_fig4_epoch.csv";
@@ -19,7 +19,7 @@ inline std::string epoch_csv_path() {
 
 // All 245 runs, D = C / (6 N).
 inline std::vector<scaleopt::TrainingRun> epoch_runs_all() {
-  return scaleopt::cli::read_runs_csv(
+  return scaleopt::read_runs_csv(
              epoch_csv_path(),
              {.params = "Model Size", .tokens = "", .flops = "Training FLOP", .loss = "loss"})
       .runs;

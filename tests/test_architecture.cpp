@@ -3,12 +3,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/hardware_catalog.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/pretraining_cost.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -98,7 +98,7 @@ TEST_CASE("inconsistent architectures name the field", "[architecture]") {
   // Totals alone are a valid model to train; KV bytes are needed only to serve it.
   CHECK_NOTHROW(direct.validate("architecture"));
   ServingSetup serving;
-  serving.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  serving.chip = find_hardware(builtin_hardware(), "h100-sxm");
   CHECK_THROWS_WITH(make_roofline(direct, serving, "inference"),
                     Catch::StartsWith("architecture.kv_bytes_per_token: required to price "
                                       "serving by the roofline"));

@@ -1,15 +1,15 @@
-// Where to keep a prompt's KV cache (problems/cache_plan.hpp): the catalog's figures against
-// their datasheets and price pages, and the hold times at which the cheapest tier changes,
+// Where to keep a prompt's KV cache (problems/pricing/cache_plan.hpp): the catalog's figures
+// against their datasheets and price pages, and the hold times at which the cheapest tier changes,
 // found by root finding and checked against the closed-form crossing of two lines.
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/cache_tier_catalog.hpp"
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/cache_plan.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/pricing/cache_plan.hpp"
+#include "scaleopt/scenario/cache_tier_catalog.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -44,7 +44,7 @@ std::size_t cheapest(const std::vector<CacheOption>& options, double hold) {
 
 TEST_CASE("cache tiers: capacities, bandwidths and prices as their sources print them",
           "[pricing][cache]") {
-  const std::vector<CacheTier> tiers = cli::builtin_cache_tiers();
+  const std::vector<CacheTier> tiers = scaleopt::builtin_cache_tiers();
   REQUIRE(tiers.size() == 3);
   const double gib = 1073741824.0, hour = 3600.0, month = 730.0 * hour;  // GCP bills 730 h
   // DGX H100: 2TB of DDR5 for 8 GPUs; H100 datasheet: PCIe Gen5 128GB/s both ways.
@@ -69,7 +69,7 @@ TEST_CASE("cache tiers: capacities, bandwidths and prices as their sources print
 TEST_CASE("HBM as a tier: the replica's memory rented with its chips, drained in ~24 ms",
           "[pricing][cache]") {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   setup.chips = 8;
   const Roofline r = make_roofline(architecture_preset("llama3-70b"), setup, "t");
   const CacheTier hbm = hbm_tier(r, "H100 datasheet");
@@ -102,7 +102,7 @@ TEST_CASE("the cheapest option switches where two cost lines cross", "[pricing][
 TEST_CASE("cache tiers for the talk's model: every switch is a computed crossing",
           "[pricing][cache]") {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   setup.chips = 8;
   setup.precision = Precision::fp8;
   const Roofline r = make_roofline(architecture_preset("frontier-100b"), setup, "t");
@@ -110,7 +110,8 @@ TEST_CASE("cache tiers for the talk's model: every switch is a computed crossing
   std::vector<CacheOption> options{
       recompute_option(input_token_cost(r, prefill_token(r, 200e3)).usd),
       storage_option(hbm_tier(r, "H100 datasheet"), b)};
-  for (const CacheTier& t : cli::builtin_cache_tiers()) options.push_back(storage_option(t, b));
+  for (const CacheTier& t : scaleopt::builtin_cache_tiers())
+    options.push_back(storage_option(t, b));
   const CachePlan plan = plan_cache(options, 300.0, 200e3 * b, "t");
   REQUIRE(plan.status == Status::converged);
   CHECK(options[plan.cheapest].id == "flash");  // a five-minute hold

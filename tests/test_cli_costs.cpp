@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/scenario.hpp"
 #include "cli_runner.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 

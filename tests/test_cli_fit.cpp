@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/law_file.hpp"
 #include "cli_runner.hpp"
 #include "fit_test_data.hpp"
+#include "scaleopt/scenario/law_file.hpp"
 #include "temp_file.hpp"
 
 using namespace scaleopt;
@@ -71,7 +71,7 @@ TEST_CASE("fit --json reproduces Epoch's fit and emits a law that optimal reads"
                !Catch::StartsWith("scaleopt_test_fitted.toml.tmp"));
   }
   // The emitted law: the fitted coefficients exactly, the bootstrap's errors and covariance.
-  const LossLaw law = cli::read_law_file(law_path);
+  const LossLaw law = scaleopt::read_law_file(law_path);
   CHECK(law.E == json["E"].get<double>());
   CHECK(law.B == json["B"].get<double>());
   CHECK(law.beta == json["beta"].get<double>());
@@ -116,7 +116,7 @@ TEST_CASE("the fit table shows coefficients, spreads and how the fit went", "[cl
                           Catch::Contains("[law] without uncertainty"));
   CHECK_THAT(run.out, !Catch::Contains("std error"));
   // Without --bootstrap the emitted law carries no [law.uncertainty].
-  CHECK_FALSE(cli::read_law_file(law_path).uncertainty);
+  CHECK_FALSE(scaleopt::read_law_file(law_path).uncertainty);
   std::filesystem::remove(law_path);
 
   const CliRun boot = run_cli({"fit", csv.path(), "--params-col", "params", "--tokens-col",

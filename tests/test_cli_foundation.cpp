@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "problems/compute_optimal.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 using namespace scaleopt;
 

@@ -9,9 +9,9 @@
 #include <random>
 #include <sstream>
 
-#include "cli/scenario.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -27,7 +27,7 @@ const double kBStar = kF / (2 * kW);
 
 std::string error_of(const std::string& text) {
   try {
-    cli::load_scenario_text(text, "s.toml");
+    scaleopt::load_scenario_text(text, "s.toml");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -237,7 +237,7 @@ TEST_CASE("every pricing subcommand has --help with examples", "[cli][pricing]")
 
 TEST_CASE("[pricing] tiers are read with file:line errors", "[cli][pricing][scenario]") {
   const std::string head = "[architecture]\npreset = \"llama3-70b\"\n[pricing]\nname = \"x\"\n";
-  const cli::Scenario ok = cli::load_scenario_text(
+  const scaleopt::Scenario ok = scaleopt::load_scenario_text(
       head +
           "[[pricing.tier]]\nmax_context = \"200K\"\nusd_per_mtok_input = \"$1.25\"\n"
           "usd_per_mtok_output = 10\n"

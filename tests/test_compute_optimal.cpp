@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/compute_optimal.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

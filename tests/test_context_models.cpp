@@ -6,16 +6,16 @@
 #include <cmath>
 #include <filesystem>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/scenario.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
 #include "example_path.hpp"
 #include "figure_checks.hpp"
-#include "plots/context_cost_figure.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/context_cost_figure.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/report/temporary_directory.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -81,7 +81,7 @@ TEST_CASE("pricing curve marks the contexts a replica cannot hold", "[pricing][c
 }
 
 TEST_CASE("a scenario describes attention per layer", "[scenario]") {
-  const cli::Scenario scenario = cli::load_scenario_text(
+  const Scenario scenario = load_scenario_text(
       "[architecture]\npreset = \"llama3-70b\"\nlayer_pattern = \"40 x (window:4096, all)\"\n",
       "s.toml");
   REQUIRE(scenario.architecture.layer_pattern.size() == 80);
@@ -91,7 +91,7 @@ TEST_CASE("a scenario describes attention per layer", "[scenario]") {
   CHECK(scenario.architecture.kv_cache_bytes_per_token(2.0) == 163840.0);
   auto error_of = [](const std::string& text) {
     try {
-      cli::load_scenario_text(text, "s.toml");
+      load_scenario_text(text, "s.toml");
     } catch (const InputError& e) {
       return std::string(e.what());
     }
@@ -111,7 +111,7 @@ TEST_CASE("a scenario describes attention per layer", "[scenario]") {
 TEST_CASE("the models' lines are their pricing curves, and end where a sequence stops fitting",
           "[plot][pricing]") {
   ServingSetup base;
-  base.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  base.chip = find_hardware(builtin_hardware(), "h100-sxm");
   base.precision = Precision::fp8;
   base.usd_per_chip_hour = 2.0;
   std::vector<plots::ModelContextCost> models;
@@ -148,7 +148,7 @@ TEST_CASE("the models' lines are their pricing curves, and end where a sequence 
 
 TEST_CASE("plot cost-vs-context-models draws the example's four DeepSeek models",
           "[plot][gnuplot]") {
-  const cli::TemporaryDirectory directory;
+  const report::TemporaryDirectory directory;
   const std::string out = directory.file("models.svg");
   const CliRun run =
       run_cli({"plot", "cost-vs-context-models", example("long_context_1m.toml"), "--out", out});
@@ -169,7 +169,7 @@ TEST_CASE("plot cost-vs-context-models draws the example's four DeepSeek models"
 }
 
 TEST_CASE("report: the models' figure where the scenario names them", "[report][gnuplot]") {
-  const cli::TemporaryDirectory directory;
+  const report::TemporaryDirectory directory;
   const std::string out = directory.file("r.html");
   const CliRun run = run_cli({"report", example("sardana_cost.toml"), "--out", out, "--set",
                               "inference.compare_models=deepseek-v3.2,deepseek-v4-flash"});

@@ -2,12 +2,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/pretraining_cost.hpp"
-#include "costmodel/rl_cost.hpp"
-#include "problems/lifecycle_cost.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/pretraining_cost.hpp"
+#include "scaleopt/costmodel/rl_cost.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -15,7 +15,7 @@ namespace {
 
 TrainingSetup h100_training(double tokens) {
   TrainingSetup training;
-  training.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  training.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   training.tokens = tokens;
   training.mfu = 0.4;
   return training;
@@ -80,7 +80,7 @@ TEST_CASE("RL: decode-cost rollouts, 6N per trained token, prefill-cost extra pa
 }
 
 TEST_CASE("the lifecycle adds its phases and prices tokens by the serving plan", "[costs]") {
-  LifecycleInputs in;
+  LifetimeInputs in;
   in.architecture = architecture_preset("frontier-100b");
   in.training = h100_training(2e12);
   in.serving.chip = in.training.chip;
@@ -89,7 +89,7 @@ TEST_CASE("the lifecycle adds its phases and prices tokens by the serving plan",
   in.demand.tokens = 1e13;
   in.demand.output_fraction = 0.25;
   in.rl.rollout_tokens = 1e12;
-  const LifecycleCost cost = lifecycle_cost(in);
+  const PhaseCosts cost = phase_costs(in);
   REQUIRE(cost.converged());
   CHECK(cost.inference.prefill.usd ==
         Approx(cost.serving_plan.input_token.usd * 7.5e12).epsilon(1e-15));
@@ -103,5 +103,5 @@ TEST_CASE("the lifecycle adds its phases and prices tokens by the serving plan",
                             cost.inference.prefill.usd + cost.inference.decode.usd)
                          .epsilon(1e-15));
   in.demand.output_fraction.reset();
-  CHECK_THROWS_WITH(lifecycle_cost(in), Catch::StartsWith("inference.output_fraction: required"));
+  CHECK_THROWS_WITH(phase_costs(in), Catch::StartsWith("inference.output_fraction: required"));
 }

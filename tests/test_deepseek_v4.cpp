@@ -7,11 +7,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/attention_pattern.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/attention_pattern.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -19,7 +19,7 @@ namespace {
 
 ServingSetup b200_fp8(double chips) {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "b200");
+  setup.chip = find_hardware(builtin_hardware(), "b200");
   setup.precision = Precision::fp8;
   setup.kv_precision = Precision::fp8;
   setup.chips = chips;

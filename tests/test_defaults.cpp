@@ -6,12 +6,12 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
-#include "costmodel/serving_setup.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

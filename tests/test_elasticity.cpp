@@ -6,10 +6,10 @@
 #include <cmath>
 #include <optional>
 
-#include "cli/input_scaling.hpp"
-#include "cli/scenario_keys.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/lifecycle_elasticity.hpp"
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/question/question_elasticity.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 using namespace scaleopt;
 
@@ -20,18 +20,18 @@ std::string example(const char* name) {
 }
 
 // The plan the elasticities are about: the optimum (equal-cost: its true optimum).
-const LifetimePlan& optimum_plan(const LifecycleSolution& solution) {
+const LifetimePlan& optimum_plan(const QuestionSolution& solution) {
   return solution.optimum ? solution.optimum->plan : solution.answer.plan;
 }
 
 std::optional<OutputValues> resolved_outputs(const ScaledSetup& scaled, double log_scale) {
-  LifecycleSetup setup;
+  QuestionSetup setup;
   try {
     setup = scaled(log_scale);
   } catch (const InputError&) {
     return std::nullopt;
   }
-  const LifecycleSolution solution = solve_lifecycle(setup);
+  const QuestionSolution solution = solve_question(setup);
   REQUIRE(solution.status() == Status::converged);
   const LifetimePlan& plan = optimum_plan(solution);
   return outputs_at(setup, std::log(plan.params), std::log(plan.pretrain_tokens));
@@ -66,15 +66,15 @@ std::optional<OutputValues> finite_difference(const ScaledSetup& scaled) {
 // `relative`: the tolerance relative to the re-solved elasticity (see the callers).
 void check_every_input(const char* name, const std::vector<std::string>& overrides = {},
                        double relative = 1e-5) {
-  const cli::Scenario scenario = cli::load_scenario(example(name), overrides);
-  const LifecycleSetup base = cli::scenario_setup(scenario);
-  const LifecycleSolution solution = solve_lifecycle(base);
+  const scaleopt::Scenario scenario = scaleopt::load_scenario(example(name), overrides);
+  const QuestionSetup base = scaleopt::scenario_setup(scenario);
+  const QuestionSolution solution = solve_question(base);
   REQUIRE(solution.status() == Status::converged);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
   int compared = 0;
-  for (const cli::NumericInput& input : cli::numeric_inputs(scenario)) {
-    const ScaledSetup scaled = cli::scaled_setup(scenario, input.path);
+  for (const scaleopt::NumericInput& input : scaleopt::numeric_inputs(scenario)) {
+    const ScaledSetup scaled = scaleopt::scaled_setup(scenario, input.path);
     const Elasticity ift = optimum_elasticity(base, optimum, scaled);
     const auto fd = finite_difference(scaled);
     INFO(name << ": " << input.path << " (" << ift.stencil << "): " << ift.message);
@@ -97,12 +97,13 @@ void check_every_input(const char* name, const std::vector<std::string>& overrid
   CHECK(compared >= 10);
 }
 
-double elasticity_of(const cli::Scenario& scenario, const std::string& path, std::size_t output) {
-  const LifecycleSetup base = cli::scenario_setup(scenario);
-  const LifecycleSolution solution = solve_lifecycle(base);
+double elasticity_of(const scaleopt::Scenario& scenario, const std::string& path,
+                     std::size_t output) {
+  const QuestionSetup base = scaleopt::scenario_setup(scenario);
+  const QuestionSolution solution = solve_question(base);
   const LifetimePlan& plan = optimum_plan(solution);
   const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
-  const Elasticity e = optimum_elasticity(base, optimum, cli::scaled_setup(scenario, path));
+  const Elasticity e = optimum_elasticity(base, optimum, scaleopt::scaled_setup(scenario, path));
   REQUIRE(e.status == Status::converged);
   return e.values[output];
 }
@@ -137,12 +138,12 @@ TEST_CASE("IFT elasticities with the roofline: good to a few digits", "[elastici
 
 TEST_CASE("known signs: more inference demand means a smaller model on more tokens",
           "[elasticity]") {
-  const cli::Scenario cost = cli::load_scenario(example("sardana_cost.toml"));
+  const scaleopt::Scenario cost = scaleopt::load_scenario(example("sardana_cost.toml"));
   CHECK(elasticity_of(cost, "inference.requests", kParams) < 0.0);
   CHECK(elasticity_of(cost, "inference.requests", kTokens) > 0.0);
   // At a fixed target (the equal-cost optimum's target moves with the heuristic's D, which grows
   // with the demand): the talk's model asked for loss 1.9, about the heuristic's.
-  const cli::Scenario frontier = cli::load_scenario(
+  const scaleopt::Scenario frontier = scaleopt::load_scenario(
       example("frontier_100x.toml"), {"problem.kind=min-lifetime-cost", "problem.target_loss=1.9"});
   CHECK(elasticity_of(frontier, "inference.rate", kParams) < 0.0);
   CHECK(elasticity_of(frontier, "inference.rate", kTokens) > 0.0);
@@ -150,11 +151,11 @@ TEST_CASE("known signs: more inference demand means a smaller model on more toke
 }
 
 TEST_CASE("known signs: cheaper decode means a larger model", "[elasticity]") {
-  const cli::Scenario cost = cli::load_scenario(example("sardana_cost.toml"));
+  const scaleopt::Scenario cost = scaleopt::load_scenario(example("sardana_cost.toml"));
   // Cheaper decode: a higher decode MFU, or a lower price of serving chips.
   CHECK(elasticity_of(cost, "inference.decode_mfu", kParams) > 0.0);
   CHECK(elasticity_of(cost, "inference.usd_per_chip_hour", kParams) < 0.0);
-  const cli::Scenario frontier = cli::load_scenario(
+  const scaleopt::Scenario frontier = scaleopt::load_scenario(
       example("frontier_100x.toml"), {"problem.kind=min-lifetime-cost", "problem.target_loss=1.9"});
   CHECK(elasticity_of(frontier, "inference.decode_mfu", kParams) > 0.0);
   CHECK(elasticity_of(frontier, "inference.decode_mfu", kTokens) < 0.0);
@@ -162,7 +163,7 @@ TEST_CASE("known signs: cheaper decode means a larger model", "[elasticity]") {
 
 TEST_CASE("at a loss target, the loss does not move with prices; the target moves it one for one",
           "[elasticity]") {
-  const cli::Scenario cost = cli::load_scenario(example("sardana_cost.toml"));
+  const scaleopt::Scenario cost = scaleopt::load_scenario(example("sardana_cost.toml"));
   CHECK(std::fabs(elasticity_of(cost, "training.usd_per_chip_hour", kLoss)) < 1e-9);
   CHECK(elasticity_of(cost, "problem.target_loss", kLoss) == Approx(1.0).epsilon(1e-8));
   // Prices of both phases scaled together leave the plan where it is: cost scales 1:1.
@@ -178,8 +179,8 @@ TEST_CASE("envelope theorem: the cost's elasticity to a phase's price is that ph
           "[elasticity]") {
   // At an optimum, d ln C* / d ln p = (p / C) dC/dp at fixed (N, D) (the plan's own move is
   // second order): for a price that multiplies one phase, its share of the total.
-  const cli::Scenario cost = cli::load_scenario(example("sardana_cost.toml"));
-  const LifecycleSolution solution = solve_lifecycle(cli::scenario_setup(cost));
+  const scaleopt::Scenario cost = scaleopt::load_scenario(example("sardana_cost.toml"));
+  const QuestionSolution solution = solve_question(scaleopt::scenario_setup(cost));
   const CostShares& shares = solution.answer.shares;
   // IFT error ~1e-9 against shares of order 0.3-0.7.
   CHECK(elasticity_of(cost, "inference.usd_per_chip_hour", kCost) ==
@@ -194,9 +195,9 @@ TEST_CASE("equal-cost heuristic: closed-form elasticities of its plan", "[elasti
   // serving price and the training MFU, and inversely to the training price; the decode MFU
   // enters through T_in / MFU_prefill + T_out / MFU_decode, whose elasticity is -T_out share
   // (prefill and decode MFUs are equal in the example, so -output_fraction = -0.25).
-  const cli::Scenario frontier = cli::load_scenario(example("frontier_100x.toml"));
+  const scaleopt::Scenario frontier = scaleopt::load_scenario(example("frontier_100x.toml"));
   auto heuristic = [&](const std::string& path) {
-    const Elasticity e = heuristic_elasticity(cli::scaled_setup(frontier, path));
+    const Elasticity e = heuristic_elasticity(scaleopt::scaled_setup(frontier, path));
     REQUIRE(e.status == Status::converged);
     return e.values;
   };
@@ -206,7 +207,7 @@ TEST_CASE("equal-cost heuristic: closed-form elasticities of its plan", "[elasti
   CHECK(rate[kParams] == Approx(0.0).margin(kClosedForm));
   CHECK(rate[kTokens] == Approx(1.0).epsilon(kClosedForm));
   CHECK(rate[kOver] == Approx(1.0).epsilon(kClosedForm));
-  const LifecycleSetup base = cli::scenario_setup(frontier);
+  const QuestionSetup base = scaleopt::scenario_setup(frontier);
   const double tokens = base.heuristic.pretrain_tokens;
   const double data_term = base.law().data_term(tokens);
   // d ln L / d ln D = -beta B D^-beta / L.

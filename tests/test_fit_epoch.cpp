@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "fit_test_data.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "solver/lbfgs.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/solver/lbfgs.hpp"
 
 using namespace scaleopt;
 

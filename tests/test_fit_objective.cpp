@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "fit_test_data.hpp"
-#include "problems/huber_lse_objective.hpp"
-#include "problems/scaling_law_fit_problem.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/problems/fit/huber_lse_objective.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit_problem.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

@@ -6,11 +6,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "costmodel/input_error.hpp"
 #include "fit_test_data.hpp"
-#include "problems/bootstrap_resample.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "solver/parallel_for.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
 
 using namespace scaleopt;
 

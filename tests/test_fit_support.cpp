@@ -5,11 +5,11 @@
 #include <cmath>
 #include <set>
 
-#include "costmodel/input_error.hpp"
-#include "problems/sample_statistics.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
-#include "problems/scaling_law_fit.hpp"
-#include "solver/lbfgs.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/fit/sample_statistics.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_fit.hpp"
+#include "scaleopt/solver/lbfgs.hpp"
 
 using namespace scaleopt;
 

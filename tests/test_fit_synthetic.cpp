@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "fit_test_data.hpp"
-#include "problems/scaling_law_bootstrap.hpp"
+#include "scaleopt/problems/fit/scaling_law_bootstrap.hpp"
 
 using namespace scaleopt;
 

@@ -4,11 +4,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/runs_csv.hpp"
-#include "cli/scenario.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -16,8 +16,8 @@ namespace {
 
 std::string csv_error(std::string_view text) {
   try {
-    cli::read_runs_csv_text(text, "runs.csv",
-                            {.params = "N", .tokens = "", .flops = "C", .loss = "loss"});
+    scaleopt::read_runs_csv_text(text, "runs.csv",
+                                 {.params = "N", .tokens = "", .flops = "C", .loss = "loss"});
   } catch (const InputError& e) {
     return e.what();
   }
@@ -54,9 +54,9 @@ TEST_CASE("fuzz: a compute column giving infinite or zero tokens is refused", "[
 // stopped at 1e30 tokens, the bound of D, while the 1-D reduction went past it; they
 // disagreed by 100%. The reduction now keeps D within its bounds as NLopt does.
 TEST_CASE("fuzz: a budget beyond 1e30 tokens: both methods stop at the bound of D", "[fuzz]") {
-  const cli::Scenario scenario =
-      cli::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
-  const LifecycleSolution solution = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(example("budget_plan.toml"), {"problem.budget_usd=1e30"});
+  const QuestionSolution solution = solve_question(scenario, *scenario.law, scenario.problem);
   // At the bound the answer is out of the model's range: infeasible, the plan kept to compare.
   REQUIRE(solution.status() == Status::infeasible);
   CHECK_THAT(solution.message(), Catch::Contains("pretraining tokens reach 1e30"));
@@ -73,12 +73,12 @@ TEST_CASE("fuzz: an optimum at the bound of D is the smallest model, for both me
   const std::string scenario_text =
       "[law]\npreset = \"epoch2024\"\n[inference]\ntokens = \"1T\"\noutput_fraction = 0.5\n"
       "[problem]\nkind = \"min-lifetime-flops\"\ntarget_loss = 7.4\n";
-  const cli::Scenario scenario =
-      cli::load_scenario_text(scenario_text, "fuzz.toml", {"inference.tokens=1e40"});
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario_text(scenario_text, "fuzz.toml", {"inference.tokens=1e40"});
   const LossLaw& law = *scenario.law;
   const double wall_params =
       std::pow(law.A / (7.4 - law.E - law.B * std::pow(1e30, -law.beta)), 1.0 / law.alpha);
-  const LifecycleSolution solution = solve_lifecycle(scenario, law, scenario.problem);
+  const QuestionSolution solution = solve_question(scenario, law, scenario.problem);
   REQUIRE(solution.status() == Status::infeasible);  // at the bound: out of the model's range
   // N to rounding: ln N is what both methods hold, to ~1e-16 relative.
   CHECK(solution.answer.plan.params == Approx(wall_params).epsilon(1e-12));

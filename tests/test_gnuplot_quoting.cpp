@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/html_text.hpp"
-#include "cli/process.hpp"
-#include "cli/temporary_directory.hpp"
-#include "costmodel/input_error.hpp"
 #include "figure_checks.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
+#include "scaleopt/report/html_text.hpp"
+#include "scaleopt/report/process.hpp"
+#include "scaleopt/report/temporary_directory.hpp"
 
 namespace {
 
@@ -70,14 +70,14 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 // Runs `script` with gnuplot; its print statements go to a file, whose text is returned.
-std::string printed_by_gnuplot(const scaleopt::cli::TemporaryDirectory& directory,
+std::string printed_by_gnuplot(const scaleopt::report::TemporaryDirectory& directory,
                                const std::string& script) {
   const std::string printed = directory.file("printed.txt");
   // In the temporary directory first: were quoting broken, what a random string runs (a
   // redirection, say) would land there.
   write_text(directory.file("print.gp"), "cd " + gnuplot_path(directory.path()) + "\nset print " +
                                              gnuplot_path(printed) + "\n" + script);
-  const auto run = scaleopt::cli::run_program("gnuplot", {directory.file("print.gp")});
+  const auto run = scaleopt::report::run_program("gnuplot", {directory.file("print.gp")});
   INFO(run.output);
   REQUIRE(run.succeeded());
   return read_file(printed);
@@ -122,11 +122,11 @@ std::vector<std::string> text_elements(const std::string& svg) {
 
 TEST_CASE("gnuplot prints every quoted string back exactly and runs nothing in it",
           "[gnuplot][quoting]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string canary = directory.file("CANARY");
   // The canary works: gnuplot does run these outside a string, so the test can see a leak.
   {
-    const scaleopt::cli::TemporaryDirectory control;
+    const scaleopt::report::TemporaryDirectory control;
     const std::string ran = control.file("RAN");
     printed_by_gnuplot(control,
                        "print `touch " + ran + "; echo 1`\nprint system('touch " + ran + "2')\n");
@@ -171,7 +171,7 @@ TEST_CASE("gnuplot prints every quoted string back exactly and runs nothing in i
 
 TEST_CASE("gnuplot shows every text cell of a data file exactly, and runs nothing in it",
           "[gnuplot][quoting]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string canary = directory.file("CANARY");
   const std::vector<std::string> pieces = payloads(canary);
   std::mt19937_64 random(20240614);
@@ -192,7 +192,7 @@ TEST_CASE("gnuplot shows every text cell of a data file exactly, and runs nothin
              "cd " + gnuplot_path(directory.path()) + "\nset terminal svg noenhanced\nset output " +
                  gnuplot_path(svg) + "\nplot " + gnuplot_path(directory.file("labels.dat")) +
                  " using 1:2:3 with labels notitle\n");
-  const auto run = scaleopt::cli::run_program("gnuplot", {directory.file("labels.gp")});
+  const auto run = scaleopt::report::run_program("gnuplot", {directory.file("labels.gp")});
   INFO(run.output);
   REQUIRE(run.succeeded());
   std::vector<std::string> labels;
@@ -230,7 +230,7 @@ TEST_CASE("figure text: control characters become spaces, bad UTF-8 U+FFFD, line
 
 TEST_CASE("every place a figure puts text shows hostile text as written, and runs none of it",
           "[gnuplot][quoting]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string canary = directory.file("CANARY");
   std::vector<std::string> texts = payloads(canary);
   texts.push_back("it's \"quoted\" \\ 100% %s %n caf\xC3\xA9 <b>&amp; ]]> id='x' url(#y)");
@@ -265,7 +265,7 @@ TEST_CASE("every place a figure puts text shows hostile text as written, and run
             gnuplot_string(texts[7]) + "\n";
   script += "unset multiplot\n";
   write_text(directory.file("contexts.gp"), script);
-  const auto run = scaleopt::cli::run_program("gnuplot", {directory.file("contexts.gp")});
+  const auto run = scaleopt::report::run_program("gnuplot", {directory.file("contexts.gp")});
   INFO(run.output);
   CHECK_FALSE(std::filesystem::exists(canary));
   REQUIRE(run.succeeded());
@@ -294,7 +294,7 @@ TEST_CASE("inline SVG: ids prefixed in tags only, text left as written", "[repor
       "<?xml version=\"1.0\"?>\n<svg><defs><path id='gpPt1' d='M0'/></defs>"
       "<use xlink:href='#gpPt1' style=\"filter:url(#textbox)\"/>"
       "<text>law id='x' href='#y' url(#z) a&gt;b</text><g id=\"plot\"></g></svg>";
-  CHECK(scaleopt::cli::inline_svg(svg, "f-") ==
+  CHECK(scaleopt::report::inline_svg(svg, "f-") ==
         "<svg><defs><path id='f-gpPt1' d='M0'/></defs>"
         "<use xlink:href='#f-gpPt1' style=\"filter:url(#f-textbox)\"/>"
         "<text>law id='x' href='#y' url(#z) a&gt;b</text><g id=\"f-plot\"></g></svg>");

@@ -4,10 +4,11 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "cli/hardware_catalog.hpp"
-#include "cli/toml_reading.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

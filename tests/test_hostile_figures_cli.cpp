@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/html_text.hpp"
-#include "cli/process.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
 #include "figure_checks.hpp"
-#include "plots/gnuplot_text.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
+#include "scaleopt/report/html_text.hpp"
+#include "scaleopt/report/process.hpp"
+#include "scaleopt/report/temporary_directory.hpp"
 
 namespace {
 
@@ -47,7 +47,7 @@ class TmpdirOverride {
 
 // A private directory, the TMPDIR of the test, and the canary any leaked command creates.
 struct Sandbox {
-  scaleopt::cli::TemporaryDirectory directory;
+  scaleopt::report::TemporaryDirectory directory;
   TmpdirOverride tmpdir{directory.path()};
   std::string canary = directory.file("CANARY");
   bool canary_found() const { return std::filesystem::exists(canary); }
@@ -225,7 +225,7 @@ TEST_CASE("plot: hostile names in a scenario are shown as written and never run"
       {"plot", "isoloss", scenario, "--out", sandbox.directory.file(piped), "--script", scripts});
   INFO(script.err);
   REQUIRE(script.status == 0);
-  const auto ran = scaleopt::cli::run_program(
+  const auto ran = scaleopt::report::run_program(
       "gnuplot", {"-e", "cd " + scaleopt::plots::gnuplot_path(scripts), scripts + "/isoloss.gp"});
   INFO(ran.output);
   CHECK(ran.succeeded());
@@ -279,7 +279,7 @@ TEST_CASE("report: hostile names escaped in the page and in its figures, never r
   CHECK_THAT(html, !Catch::Contains("<b>"));  // the name's tag never reaches the page as one
   for (const std::string& line : lines_of(text)) {
     INFO(line);
-    CHECK_THAT(html, Catch::Contains(scaleopt::cli::html_escape(line)));
+    CHECK_THAT(html, Catch::Contains(scaleopt::report::html_escape(line)));
   }
   // Each figure is well-formed on its own and shows the law's name (gnuplot escapes & and <).
   for (std::size_t at = html.find("<svg"); at != std::string::npos;

@@ -16,9 +16,9 @@
 #include <set>
 #include <sstream>
 
-#include "cli/input_file.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/input_file.hpp"
 
 namespace {
 
@@ -461,8 +461,8 @@ TEST_CASE("inputs: each kind of file is read up to its limit, named in the refus
 }
 
 TEST_CASE("inputs: a pipe or device is never waited on for ever", "[files]") {
-  using scaleopt::cli::kTomlInput;
-  using scaleopt::cli::read_input_file;
+  using scaleopt::kTomlInput;
+  using scaleopt::read_input_file;
   TempDir dir("input_fifo");
   const std::string fifo = dir.file("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);

@@ -13,7 +13,7 @@
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
-#include "problems/stress_check.hpp"
+#include "scaleopt/analysis/stress_check.hpp"
 #include "temp_file.hpp"
 
 using namespace scaleopt;

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <vector>
 
-#include "costmodel/input_error.hpp"
-#include "problems/input_distribution.hpp"
-#include "problems/sample_statistics.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/fit/sample_statistics.hpp"
+#include "scaleopt/scenario/input_distribution.hpp"
 
 using namespace scaleopt;
 

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/kv_layouts.hpp"
-#include "costmodel/roofline.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/kv_layouts.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

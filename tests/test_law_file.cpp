@@ -4,10 +4,11 @@
 #include <cstdio>
 #include <fstream>
 
-#include "cli/law_file.hpp"
-#include "cli/toml_reading.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

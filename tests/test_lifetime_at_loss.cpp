@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "problems/chinchilla_comparison.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

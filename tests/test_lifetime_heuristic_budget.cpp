@@ -5,13 +5,13 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/chinchilla_comparison.hpp"
-#include "problems/equal_cost_heuristic.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "problems/quality_at_budget.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
+#include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

@@ -11,9 +11,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -37,7 +37,7 @@ const Case kCases[] = {{true, 1, 1024, 68.38, 45.39},     {true, 1, 32768, 74.12
 
 Roofline llama_on(const std::string& chip, double bandwidth = 0.0, double flops = 0.0) {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), chip);
+  setup.chip = find_hardware(builtin_hardware(), chip);
   if (bandwidth > 0.0) setup.chip.hbm_bytes_per_second = bandwidth;
   if (flops > 0.0) setup.chip.bf16_flop_per_second = flops;
   setup.chips = 1;
@@ -90,7 +90,7 @@ TEST_CASE("a short prompt is priced by its weight read, as in LLM-Viewer", "[llm
   // The same per input token through prefill_token, on a 4-chip replica: 17.05 ms for the
   // pass (LLM-Viewer's 69.58 / 4 = 17.4), not the 7.2 ms of FLOPs alone.
   ServingSetup four;
-  four.chip = find_hardware(cli::builtin_hardware(), "a100-80g");
+  four.chip = find_hardware(builtin_hardware(), "a100-80g");
   four.chips = 4;
   const Roofline replica = make_roofline(architecture_preset("llama3-70b"), four, "t");
   CHECK(prefill_token(replica, 64).seconds() * 64 * 1e3 == Approx(69.58 / 4).epsilon(0.05));

@@ -1,14 +1,14 @@
-// Long context (problems/long_context.hpp): the attention variants of one model keep its
+// Long context (problems/pricing/long_context.hpp): the attention variants of one model keep its
 // parameters and cache what their configs say; sparse attention reads k tokens, not S, so its
 // KV term is exactly k/S of the dense one; replicas grow only to hold one sequence.
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/long_context.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/pricing/long_context.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -25,7 +25,7 @@ const AttentionVariant& variant(const std::vector<AttentionVariant>& variants,
 
 ServingSetup b200s(double chips) {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "b200");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "b200");
   setup.chips = chips;
   setup.precision = Precision::fp8;
   setup.usd_per_chip_hour = 4.0;
@@ -95,7 +95,7 @@ TEST_CASE("sparse attention at 1M reads k tokens: its KV term is exactly k/S of 
 TEST_CASE("long context: replicas grow only to hold one sequence, and the binding resource",
           "[pricing][long]") {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h200");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h200");
   setup.chips = 20;
   setup.attention_flops = true;
   const std::vector<AttentionVariant> variants =

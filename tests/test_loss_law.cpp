@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/loss_law.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 

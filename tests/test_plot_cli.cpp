@@ -13,12 +13,12 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/process.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/quantity.hpp"
 #include "example_path.hpp"
 #include "figure_checks.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/process.hpp"
+#include "scaleopt/report/temporary_directory.hpp"
 
 namespace {
 
@@ -38,7 +38,7 @@ std::vector<std::string> files_in(const std::string& directory) {
 // The text of the SVG `kind` draws for `scenario`; fails the test when it is not well formed.
 std::string plotted_svg_text(const std::string& kind, const std::string& scenario,
                              const std::vector<std::string>& extra = {}) {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string out = directory.file(kind + ".svg");
   std::vector<std::string> args{"plot", kind, scenario, "--out", out};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -150,7 +150,7 @@ TEST_CASE("plot: PNG of every kind, its header and size those the script asked f
                                                        {"phases", "budget_plan.toml"},
                                                        {"cost-vs-context", "gemini_200k.toml"}};
   for (const auto& [kind, scenario] : cases) {
-    const scaleopt::cli::TemporaryDirectory directory;
+    const scaleopt::report::TemporaryDirectory directory;
     const std::string out = directory.file("figure.png");
     REQUIRE(run_cli({"plot", kind, example(scenario), "--out", out}).status == 0);
     // The size the script sets, read from the script --script writes for the same figure.
@@ -178,7 +178,7 @@ TEST_CASE("plot: PNG of every kind, its header and size those the script asked f
 
 TEST_CASE("plot --script: the script and its data, drawn by gnuplot in that directory",
           "[plot][gnuplot]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string scripts = directory.file("src");
   const CliRun run = run_cli({"plot", "isoloss", example("sardana_compute.toml"), "--out",
                               directory.file("map.svg"), "--script", scripts});
@@ -189,7 +189,7 @@ TEST_CASE("plot --script: the script and its data, drawn by gnuplot in that dire
   CHECK_THAT(script, Catch::Contains("set output 'map.svg'"));
   CHECK_THAT(script, !Catch::Contains("\ncd "));  // data files named relative to the script
   CHECK(std::filesystem::exists(scripts + "/isoloss_target.dat"));
-  const auto drawn = scaleopt::cli::run_program(
+  const auto drawn = scaleopt::report::run_program(
       "gnuplot", {"-e", "cd '" + scripts + "'", scripts + "/isoloss.gp"});
   INFO(drawn.output);
   REQUIRE(drawn.succeeded());
@@ -201,14 +201,14 @@ TEST_CASE("plot --script: the script and its data, drawn by gnuplot in that dire
 TEST_CASE("plot: an infeasible scenario fails with the solver's message and leaves no file",
           "[plot][gnuplot]") {
   for (const char* kind : {"isoloss", "phases"}) {
-    const scaleopt::cli::TemporaryDirectory directory;
+    const scaleopt::report::TemporaryDirectory directory;
     const CliRun run = run_cli({"plot", kind, example("sardana_cost.toml"), "--out",
                                 directory.file("x.svg"), "--set", "problem.target_loss=1.5"});
     CHECK(is_one_line_error(run));
     CHECK_THAT(run.err, Catch::Contains("infeasible: target loss 1.5 is at or below"));
     CHECK(files_in(directory.path()).empty());
   }
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const CliRun run = run_cli({"plot", "cost-vs-context", example("gemini_200k.toml"), "--out",
                               directory.file("x.png"), "--set", "inference.chips=1"});
   CHECK(is_one_line_error(run));
@@ -217,7 +217,7 @@ TEST_CASE("plot: an infeasible scenario fails with the solver's message and leav
 }
 
 TEST_CASE("plot: bad kinds, formats and scenarios are one-line errors", "[plot]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string svg = directory.file("x.svg");
   CHECK_THAT(run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
              Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
@@ -250,7 +250,7 @@ class PathOverride {
 }  // namespace
 
 TEST_CASE("plot: without gnuplot the error says how to install it, and no file is left", "[plot]") {
-  const scaleopt::cli::TemporaryDirectory empty, directory;
+  const scaleopt::report::TemporaryDirectory empty, directory;
   const PathOverride path(empty.path());
   const CliRun run = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.svg")});
@@ -263,7 +263,7 @@ TEST_CASE("plot: without gnuplot the error says how to install it, and no file i
 
 TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written file removed",
           "[plot]") {
-  const scaleopt::cli::TemporaryDirectory fake, directory;
+  const scaleopt::report::TemporaryDirectory fake, directory;
   // A gnuplot that writes part of the figure where the script points, then fails.
   const std::string gnuplot = fake.file("gnuplot");
   std::ofstream(gnuplot) << "#!/bin/sh\n"
@@ -301,7 +301,7 @@ TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs
 
 TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
           "[plot][gnuplot][sweep]") {
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   const std::string csv = directory.file("sweep.csv");
   const CliRun swept = run_cli({"sweep", example("sardana_cost.toml"), "--vary",
                                 "inference.requests=1e8..1e12:log:9", "--vary",
@@ -357,7 +357,7 @@ TEST_CASE("plot tornado: inputs ranked by swing around the labelled base", "[plo
   const std::string moved = format_quantity(low.json()["params"].get<double>(), Unit::count);
   CHECK_THAT(text, Catch::Contains(std::string("\n").append(moved).append("\n")));
   // Ranked: the largest swing on top (the smallest y on the page of the tic labels).
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   REQUIRE(
       run_cli({"plot", "tornado", example("sardana_cost.toml"), "--out", directory.file("t.svg")})
           .status == 0);
@@ -394,7 +394,7 @@ TEST_CASE("plot uncertainty: histograms of every converged sample, the quantiles
                          format_quantity(j["quantiles"]["params"][q].get<double>(), Unit::count)));
   }
   // Every converged sample is in each histogram once.
-  const scaleopt::cli::TemporaryDirectory directory;
+  const scaleopt::report::TemporaryDirectory directory;
   REQUIRE(run_cli({"plot", "uncertainty", example("frontier_uncertain.toml"), "--samples", "2000",
                    "--out", directory.file("u.svg"), "--script", directory.path()})
               .status == 0);

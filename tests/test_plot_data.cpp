@@ -6,20 +6,20 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/chinchilla_closed_form.hpp"
-#include "costmodel/input_error.hpp"
-#include "costmodel/loss_law.hpp"
-#include "plots/context_cost_figure.hpp"
-#include "plots/figure.hpp"
-#include "plots/gnuplot_text.hpp"
-#include "plots/isoloss_map.hpp"
-#include "plots/label_layout.hpp"
-#include "plots/phases_figure.hpp"
-#include "plots/sweep_figure.hpp"
-#include "plots/tornado_figure.hpp"
-#include "plots/uncertainty_figure.hpp"
-#include "problems/lifetime_at_loss.hpp"
-#include "solver/high_precision.hpp"
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/plots/context_cost_figure.hpp"
+#include "scaleopt/plots/figure.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
+#include "scaleopt/plots/isoloss_map.hpp"
+#include "scaleopt/plots/label_layout.hpp"
+#include "scaleopt/plots/phases_figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"
+#include "scaleopt/plots/tornado_figure.hpp"
+#include "scaleopt/plots/uncertainty_figure.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::plots;

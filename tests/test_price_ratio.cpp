@@ -1,4 +1,4 @@
-// The output/input cost ratio (problems/price_ratio.hpp): B*/B + S/S* while decode is
+// The output/input cost ratio (problems/pricing/price_ratio.hpp): B*/B + S/S* while decode is
 // memory-bound (dense attention, no attention FLOPs), falling with the batch to 1 once decode
 // is compute-bound; and the inverse, the batch a published ratio implies, by root finding,
 // checked against that closed form.
@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "problems/price_ratio.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/problems/pricing/price_ratio.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -16,7 +16,7 @@ namespace {
 
 Roofline frontier_on_h100() {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   setup.chips = 8;
   setup.precision = Precision::fp8;
   return make_roofline(architecture_preset("frontier-100b"), setup, "t");

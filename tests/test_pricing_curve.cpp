@@ -1,14 +1,14 @@
-// Cost per token against context (problems/pricing_curve.hpp): in the large-batch limit flat
-// below S* and linear above with the KV term as slope (DESIGN.md section 4, the talk); at the
+// Cost per token against context (problems/pricing/pricing_curve.hpp): in the large-batch limit
+// flat below S* and linear above with the KV term as slope (DESIGN.md section 4, the talk); at the
 // best batch flat below the HBM knee S* (1 - weights / HBM) and proportional to S above it.
 // Expected values are computed here by hand from the chip's datasheet figures.
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "problems/pricing_curve.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/problems/pricing/pricing_curve.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -27,7 +27,7 @@ struct Frontier {
   double kv_usd_per_context_token = usd_per_second * kv / W;
 
   Frontier() {
-    setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+    setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
     setup.chips = 8;
     setup.precision = Precision::fp8;
     setup.usd_per_chip_hour = 2.0;

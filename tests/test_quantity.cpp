@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "costmodel/input_error.hpp"
-#include "costmodel/quantity.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 
 using namespace scaleopt;
 

@@ -8,14 +8,14 @@
 #include <regex>
 #include <set>
 
-#include "cli/process.hpp"
-#include "cli/report_html.hpp"
-#include "cli/scenario.hpp"
-#include "cli/temporary_directory.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/quantity.hpp"
 #include "example_path.hpp"
 #include "figure_checks.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/process.hpp"
+#include "scaleopt/report/report_html.hpp"
+#include "scaleopt/report/temporary_directory.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace {
 
@@ -24,7 +24,7 @@ using scaleopt::format_scientific;
 using scaleopt::Unit;
 
 void require_chromium() {
-  if (!scaleopt::cli::on_path("chromium")) {
+  if (!scaleopt::report::on_path("chromium")) {
     FAIL(
         "chromium not found on PATH: the report test opens the report in headless chromium; "
         "make test installs it (scripts/install-deps --browser)");
@@ -32,8 +32,9 @@ void require_chromium() {
 }
 
 // Headless chromium with the flags that keep it off the (closed) network, in a fresh profile.
-scaleopt::cli::ProcessResult chromium(const std::vector<std::string>& arguments, bool keep_stderr) {
-  const scaleopt::cli::TemporaryDirectory profile;
+scaleopt::report::ProcessResult chromium(const std::vector<std::string>& arguments,
+                                         bool keep_stderr) {
+  const scaleopt::report::TemporaryDirectory profile;
   std::vector<std::string> args{"--headless",
                                 "--no-sandbox",
                                 "--disable-gpu",
@@ -44,10 +45,10 @@ scaleopt::cli::ProcessResult chromium(const std::vector<std::string>& arguments,
                                 "--disable-sync",
                                 "--user-data-dir=" + profile.path()};
   args.insert(args.end(), arguments.begin(), arguments.end());
-  scaleopt::cli::ProcessOptions options;
+  scaleopt::report::ProcessOptions options;
   options.keep_stderr = keep_stderr;
   options.max_output_bytes = 16 << 20;
-  return scaleopt::cli::run_program("chromium", args, options);
+  return scaleopt::report::run_program("chromium", args, options);
 }
 
 // The text of a page as chromium rendered it: its DOM without tags, entities decoded. A loop,
@@ -77,7 +78,7 @@ std::string page_text(const std::string& dom) {
 }
 
 struct Report {
-  scaleopt::cli::TemporaryDirectory directory;
+  scaleopt::report::TemporaryDirectory directory;
   std::string path = directory.file("report.html");
 };
 
@@ -195,9 +196,9 @@ TEST_CASE("report: an infeasible scenario fails with the solver's message and le
 }
 
 TEST_CASE("report: every input says where it comes from", "[report]") {
-  using scaleopt::cli::input_source;
+  using scaleopt::report::input_source;
   const auto scenario =
-      scaleopt::cli::load_scenario(example("budget_plan.toml"), {"inference.rate=6M/s"});
+      scaleopt::load_scenario(example("budget_plan.toml"), {"inference.rate=6M/s"});
   const std::vector<std::string> overrides{"inference.rate=6M/s"};
   CHECK(input_source(scenario, "training.mfu", overrides) == "scenario file");
   CHECK(input_source(scenario, "inference.rate", overrides) == "--set inference.rate=6M/s");
@@ -213,7 +214,7 @@ TEST_CASE("report: every input says where it comes from", "[report]") {
 }
 
 TEST_CASE("report: the question in the scenario author's words", "[report]") {
-  const auto notes = scaleopt::cli::scenario_notes(
+  const auto notes = scaleopt::report::scenario_notes(
       "# First line\n# goes on.\n#\n#   scaleopt solve x.toml\n# Second.\n\n[law]\n# not this\n");
   REQUIRE(notes.size() == 2);
   CHECK(notes[0] == "First line goes on.");

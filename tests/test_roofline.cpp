@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/roofline.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -14,7 +14,7 @@ namespace {
 
 ServingSetup setup_on(const std::string& chip, Precision precision, double chips = 8.0) {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), chip);
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), chip);
   setup.precision = precision;
   setup.chips = chips;
   return setup;

@@ -3,12 +3,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/runs_csv.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 #include "temp_file.hpp"
 
 using namespace scaleopt;
-using namespace scaleopt::cli;
 
 namespace {
 

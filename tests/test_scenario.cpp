@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/scenario.hpp"
-#include "cli/scenario_keys.hpp"
 #include "cli_runner.hpp"
-#include "costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;

@@ -5,10 +5,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "costmodel/input_error.hpp"
-#include "problems/serving_plan.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -16,7 +16,7 @@ namespace {
 
 ServingSetup h100s(double chips, Precision precision = Precision::bf16) {
   ServingSetup setup;
-  setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   setup.chips = chips;
   setup.precision = precision;
   return setup;

@@ -1,14 +1,14 @@
-// The exact slopes of the cost per served token in ln N (problems/serving_plan_slopes.hpp),
+// The exact slopes of the cost per served token in ln N (problems/serving/serving_plan_slopes.hpp),
 // checked in every regime against a central difference of the plan itself: the batch re-chosen
 // at N e^h and N e^-h, so the check is independent of the implicit differentiation.
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "cli/hardware_catalog.hpp"
-#include "costmodel/architecture_presets.hpp"
-#include "problems/lifetime_cost_from_setup.hpp"
-#include "problems/serving_plan_slopes.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/serving/serving_plan_slopes.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 
 using namespace scaleopt;
 
@@ -42,7 +42,7 @@ ServingPlanSlopes central_difference(const Case& c) {
 
 Case llama_on_h100s(double chips, double context) {
   Case c;
-  c.setup.chip = find_hardware(cli::builtin_hardware(), "h100-sxm");
+  c.setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   c.setup.chips = chips;
   c.architecture = architecture_preset("llama3-70b");
   c.active_params = c.architecture.active_param_count();
@@ -71,7 +71,7 @@ TEST_CASE("slopes: compute-bound batch (balance), cost per token proportional to
   check_slopes(c, BatchBound::balance);
   // At the balance the cost per output token is the compute time per token, (2 N + a S) / F:
   // its slope is the matmuls' share, 2N / (2N + a S) with a = 4 x 80 x 64 x 128 = 2,621,440
-  // (a model scaled by N keeps its attention: problems/lifetime_cost_from_setup.hpp).
+  // (a model scaled by N keeps its attention: problems/lifetime/lifetime_cost_from_setup.hpp).
   const double n = c.active_params;
   const Roofline r = make_roofline(architecture_at(c.architecture, n), c.setup, "inference");
   CHECK(log_slopes_in_params(r, plan_at(c, n)).output_token ==

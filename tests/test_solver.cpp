@@ -5,10 +5,10 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "costmodel/input_error.hpp"
-#include "solver/kkt.hpp"
-#include "solver/minimize.hpp"
-#include "solver/root_find.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/kkt.hpp"
+#include "scaleopt/solver/minimize.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 using namespace scaleopt;
 

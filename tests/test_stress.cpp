@@ -6,11 +6,11 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "cli/scenario.hpp"
-#include "cli/stress_reproduction.hpp"
 #include "cli_runner.hpp"
-#include "problems/compute_optimal.hpp"
-#include "problems/stress_check.hpp"
+#include "scaleopt/analysis/stress_check.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/report/stress_reproduction.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
@@ -35,7 +35,7 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (const StressFailure& f : summary.failures) {
     INFO(f.index << " " << to_string(f.kind) << " " << to_string(f.outcome) << ": " << f.message
                  << "\n"
-                 << cli::stress_reproduction(stress_instance(1, f.index)));
+                 << report::stress_reproduction(stress_instance(1, f.index)));
     CHECK(false);
   }
   CHECK(summary.count(StressOutcome::disagreed) == 0);
@@ -79,8 +79,8 @@ TEST_CASE("stress: the same seed gives the same run at 1 and 2 threads", "[stres
   }
   // Instances themselves depend on (seed, index) only.
   const StressInstance a = stress_instance(7, 42), b = stress_instance(7, 42);
-  CHECK(cli::stress_reproduction(a) == cli::stress_reproduction(b));
-  CHECK(cli::stress_reproduction(a) != cli::stress_reproduction(stress_instance(8, 42)));
+  CHECK(report::stress_reproduction(a) == report::stress_reproduction(b));
+  CHECK(report::stress_reproduction(a) != report::stress_reproduction(stress_instance(8, 42)));
 }
 
 TEST_CASE("stress: the checker can fail", "[stress]") {
@@ -114,13 +114,12 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
         instance.kind == StressClass::compute_at_loss) {
       continue;
     }
-    const std::string text = cli::stress_reproduction(instance);
+    const std::string text = report::stress_reproduction(instance);
     INFO(text);
-    const cli::Scenario scenario = cli::load_scenario_text(text, "instance.toml");
+    const scaleopt::Scenario scenario = scaleopt::load_scenario_text(text, "instance.toml");
     REQUIRE(scenario.law);
-    const LifecycleSolution direct =
-        solve_lifecycle(instance.inputs, instance.law, instance.problem);
-    const LifecycleSolution loaded = solve_lifecycle(scenario, *scenario.law, scenario.problem);
+    const QuestionSolution direct = solve_question(instance.inputs, instance.law, instance.problem);
+    const QuestionSolution loaded = solve_question(scenario, *scenario.law, scenario.problem);
     CHECK(loaded.status() == direct.status());
     CHECK(loaded.answer.plan.params == direct.answer.plan.params);
     CHECK(loaded.answer.plan.pretrain_tokens == direct.answer.plan.pretrain_tokens);
@@ -129,7 +128,7 @@ TEST_CASE("stress: a lifecycle instance's reproduction solves to the same plan",
 }
 
 TEST_CASE("stress: a compute-optimal instance's reproduction is an optimal command", "[stress]") {
-  const std::string text = cli::stress_reproduction(stress_instance(1, 0));
+  const std::string text = report::stress_reproduction(stress_instance(1, 0));
   const auto at = text.find("scaleopt optimal --compute ");
   REQUIRE(at != std::string::npos);
   std::vector<std::string> args;

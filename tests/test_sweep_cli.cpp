@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/sweep_grid.hpp"
 #include "cli_runner.hpp"
+#include "scaleopt/analysis/sweep_grid.hpp"
 
 namespace {
 
@@ -87,11 +87,11 @@ TEST_CASE("sweep: shards take interleaved blocks, counted without visiting them"
     for (std::size_t n : {1, 2, 3, 7, 64}) {
       std::size_t total = 0;
       for (std::size_t i = 1; i <= n; ++i) {
-        const scaleopt::cli::Shard shard{i, n};
+        const scaleopt::Shard shard{i, n};
         std::size_t counted = 0;
-        for (std::size_t p = 0; p < points; ++p) counted += scaleopt::cli::in_shard(p, shard);
+        for (std::size_t p = 0; p < points; ++p) counted += scaleopt::in_shard(p, shard);
         INFO(points << " points, shard " << i << "/" << n);
-        CHECK(scaleopt::cli::shard_points(points, shard) == counted);
+        CHECK(scaleopt::shard_points(points, shard) == counted);
         total += counted;
       }
       CHECK(total == points);
@@ -209,7 +209,7 @@ TEST_CASE("sweep: columns are solve's JSON keys, with solve's values", "[sweep]"
     const auto& value = json.at(nlohmann::json::json_pointer(pointer));
     if (value.is_number() && !cells[c].empty()) {
       const double expected = value.get<double>();
-      // The fast path against NLopt: 1e-9 (tests/test_lifecycle_fast.cpp); residuals, which
+      // The fast path against NLopt: 1e-9 (tests/test_question_fast.cpp); residuals, which
       // are rounding noise on both sides, only as small numbers.
       if (columns[c].find("residual") != std::string::npos ||
           columns[c].find("violation") != std::string::npos) {

@@ -102,7 +102,7 @@ TEST_CASE("uncertainty: a sample's row is what solve gives for its drawn inputs"
         run_cli({"solve", scenario.path(), "--json", "--set", "inference.tokens=" + cells[1],
                  "--set", "problem.target_loss=" + cells[2]});
     REQUIRE(solve.status == 0);
-    // The fast path against NLopt: 1e-9 (tests/test_lifecycle_fast.cpp).
+    // The fast path against NLopt: 1e-9 (tests/test_question_fast.cpp).
     CHECK(std::stod(cells[3]) == Approx(solve.json()["params"].get<double>()).epsilon(1e-9));
     ++checked;
   }

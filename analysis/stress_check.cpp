@@ -1,0 +1,389 @@
+#include "scaleopt/analysis/stress_check.hpp"
+
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <sstream>
+
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
+#include "scaleopt/solver/high_precision.hpp"
+#include "scaleopt/solver/minimize.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
+
+namespace scaleopt {
+namespace {
+
+// The range of N and D every problem optimises over (problems/compute_optimal/compute_optimal.hpp).
+constexpr double kLargestCount = 1e30;
+
+StressCheck failed(const std::string& message) {
+  return {StressOutcome::failed, std::numeric_limits<double>::quiet_NaN(), message};
+}
+
+StressCheck disagreed(const std::string& message,
+                      double difference = std::numeric_limits<double>::quiet_NaN()) {
+  return {StressOutcome::disagreed, difference, message};
+}
+
+StressCheck infeasible() {
+  return {StressOutcome::infeasible, std::numeric_limits<double>::quiet_NaN(), ""};
+}
+
+double relative_gap(double value, double reference) {
+  return std::fabs(value / reference - 1.0);
+}
+
+// Agreement of (N, D) with the reference, to the tolerance.
+StressCheck compare(double params, double tokens, double reference_params, double reference_tokens,
+                    const StressCheckOptions& options, const std::string& what,
+                    const char* solver = "NLopt") {
+  const double difference =
+      std::max(relative_gap(params, reference_params), relative_gap(tokens, reference_tokens));
+  if (difference <= options.tolerance) return {StressOutcome::agreed, difference, ""};
+  std::ostringstream message;
+  message.precision(17);
+  message << what << ": " << solver << " N " << params << ", D " << tokens << "; reference N "
+          << reference_params << ", D " << reference_tokens << " (relative difference "
+          << difference << ")";
+  return disagreed(message.str(), difference);
+}
+
+// Agreement of (N, D) with a closed form evaluated in 50 digits.
+StressCheck compare_exact(const Allocation& answer, const ParamsTokens<Real50>& exact,
+                          const StressCheckOptions& options, const std::string& what) {
+  const double difference = std::max(relative_difference(answer.params, exact.params),
+                                     relative_difference(answer.tokens, exact.tokens));
+  if (difference <= options.tolerance) return {StressOutcome::agreed, difference, ""};
+  StressCheck check = compare(answer.params, answer.tokens, exact.params.convert_to<double>(),
+                              exact.tokens.convert_to<double>(), options, what);
+  check.outcome = StressOutcome::disagreed;  // even if the doubles happen to round together
+  check.difference = difference;
+  return check;
+}
+
+// Hoffmann's frontier in 50 digits: the least-compute (N, D) reaching `target` (> E).
+ParamsTokens<Real50> exact_frontier_for_loss(const LossLaw& law, double target) {
+  const auto c = coefficients_of<Real50>(law);
+  return compute_optimal_allocation(c, compute_for_loss(c, Real50(target)));
+}
+
+// Whether the tool answers for `target`: above E, with the law's least-compute point within
+// the 1e30 parameters and tokens the problems range over (docs/model.md: beyond, the target is
+// reported infeasible).
+bool reachable(const LossLaw& law, double target) {
+  if (!(target > law.E)) return false;
+  const auto exact = exact_frontier_for_loss(law, target);
+  return exact.params < kLargestCount && exact.tokens < kLargestCount;
+}
+
+StressCheck check_compute_at_budget(const StressInstance& instance,
+                                    const StressCheckOptions& options) {
+  const Allocation answer =
+      optimal_for_compute({instance.law, std::nullopt}, instance.compute_flops, options.solver);
+  if (!answer.solve.converged()) return failed("NLopt: " + answer.solve.message);
+  const auto exact = compute_optimal_allocation(coefficients_of<Real50>(instance.law),
+                                                Real50(instance.compute_flops));
+  return compare_exact(answer, exact, options, "Hoffmann Eq. 4 in 50 digits");
+}
+
+StressCheck check_compute_at_loss(const StressInstance& instance,
+                                  const StressCheckOptions& options) {
+  const Allocation answer =
+      optimal_for_loss({instance.law, std::nullopt}, instance.target_loss, options.solver);
+  if (!reachable(instance.law, instance.target_loss)) {
+    if (answer.solve.status == Status::infeasible) return infeasible();
+    return disagreed("the target is unreachable, but NLopt reports " +
+                     std::string(to_string(answer.solve.status)) + ": " + answer.solve.message);
+  }
+  if (!answer.solve.converged()) return failed("NLopt: " + answer.solve.message);
+  return compare_exact(answer, exact_frontier_for_loss(instance.law, instance.target_loss), options,
+                       "least compute in 50 digits");
+}
+
+// Every figure `scaleopt solve` prints for an answer: empty when all are finite, else the
+// first that is not.
+std::string non_finite_field(const QuestionAnswer& a) {
+  const LifetimePlan& p = a.plan;
+  const std::pair<const char*, double> fields[] = {
+      {"params", a.total_params},
+      {"active_params", a.active_params},
+      {"pretrain_tokens", p.pretrain_tokens},
+      {"rl_tokens", a.rl_tokens},
+      {"inference_tokens", a.inference_tokens},
+      {"loss", p.loss},
+      {"cost.total.flops", p.cost.total().flops},
+      {"cost.total.gpu_hours", p.cost.total().gpu_hours},
+      {"cost.total.usd", p.cost.total().usd},
+      {"cost_shares.pretrain", a.shares.pretrain},
+      {"cost_shares.rl", a.shares.rl},
+      {"cost_shares.inference", a.shares.inference},
+      {"chinchilla_tokens", a.chinchilla_tokens},
+      {"over_chinchilla", a.over_chinchilla},
+      {"vs_chinchilla.params", a.vs_chinchilla.params_ratio},
+      {"vs_chinchilla.tokens", a.vs_chinchilla.tokens_ratio},
+      {"vs_chinchilla.cost", a.vs_chinchilla.cost_ratio}};
+  for (const auto& [name, value] : fields) {
+    if (!std::isfinite(value)) return name;
+  }
+  return "";
+}
+
+// A converged answer of solve_question against the reference plan of the 1-D reduction.
+StressCheck compare_plans(const QuestionAnswer& answer, const LifetimePlan& reference,
+                          const StressCheckOptions& options) {
+  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
+  if (!reference.solve.converged()) {
+    return failed("the 1-D reduction reports " + std::string(to_string(reference.solve.status)) +
+                  ": " + reference.solve.message);
+  }
+  if (const std::string field = non_finite_field(answer); !field.empty()) {
+    return failed("the answer's " + field + " is not finite");
+  }
+  return compare(answer.plan.params, answer.plan.pretrain_tokens, reference.params,
+                 reference.pretrain_tokens, options, "1-D reduction");
+}
+
+// The fast path (Newton on the 1-D reduction: sweeps, tornado tables and Monte Carlo use it
+// where the costs are linear in N) held to the same verdict and the same reference as NLopt.
+// `nlopt` is NLopt's check; `answer` picks the plan compared (equal-cost: the optimum).
+StressCheck with_fast_path(StressCheck nlopt, const QuestionSetup& setup,
+                           const LifetimePlan& reference, bool feasible,
+                           const StressCheckOptions& options,
+                           const AnswerSummary& (*answer)(const QuestionSummary&)) {
+  if (nlopt.outcome != StressOutcome::agreed && nlopt.outcome != StressOutcome::infeasible) {
+    return nlopt;
+  }
+  const std::optional<QuestionSummary> fast = solve_question_fast(setup);
+  if (!fast) return nlopt;
+  nlopt.fast_path_checked = true;
+  const AnswerSummary& plan = answer(*fast);
+  if (!feasible) {
+    if (plan.status == Status::infeasible) return nlopt;
+    return disagreed("infeasible, but the fast path reports " +
+                     std::string(to_string(plan.status)));
+  }
+  if (plan.status != Status::converged) {
+    return failed("the fast path reports " + std::string(to_string(plan.status)) +
+                  " on a feasible instance");
+  }
+  StressCheck check = compare(plan.active_params, plan.pretrain_tokens, reference.params,
+                              reference.pretrain_tokens, options, "1-D reduction", "fast path");
+  if (check.outcome != StressOutcome::agreed) return check;
+  nlopt.difference = std::max(nlopt.difference, check.difference);
+  return nlopt;
+}
+
+const AnswerSummary& main_answer(const QuestionSummary& summary) {
+  return summary.answer;
+}
+const AnswerSummary& optimum_answer(const QuestionSummary& summary) {
+  return summary.optimum;
+}
+
+StressCheck check_min_lifetime(const StressInstance& instance, const StressCheckOptions& options) {
+  const ProblemSpec& spec = instance.problem;
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, spec);
+  const CostUnit unit = setup.unit;
+  const LifetimeCostModel& model = setup.model;
+  const double target = *spec.target_loss;
+  // `scaleopt solve` solves the same setup (solve_question builds it, then solves it).
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const LifetimePlan reference =
+      min_lifetime_cost_at_loss_reduced(instance.law, target, model, unit);
+  // Reachable within the range, and by a model the replica can serve: the smallest N reaching
+  // the target with at most 1e30 tokens, A N^-alpha = target - E - B 1e30^-beta, must be
+  // below the largest the replica holds.
+  bool feasible = reachable(instance.law, target);
+  if (feasible) {
+    const LossLaw& law = instance.law;
+    const double room = target - law.E - law.B * std::pow(kLargestCount, -law.beta);
+    feasible = std::pow(law.A / room, 1.0 / law.alpha) < model.max_params;
+  }
+  if (!feasible) {
+    if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible) {
+      return with_fast_path(infeasible(), setup, reference, false, options, main_answer);
+    }
+    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
+                     " (" + solution.message() + ") and the 1-D reduction " +
+                     std::string(to_string(reference.solve.status)) + " (" +
+                     reference.solve.message + ")");
+  }
+  return with_fast_path(compare_plans(solution.answer, reference, options), setup, reference, true,
+                        options, main_answer);
+}
+
+StressCheck check_max_quality(const StressInstance& instance, const StressCheckOptions& options) {
+  const ProblemSpec& spec = instance.problem;
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, spec);
+  const CostUnit unit = setup.unit;
+  const double budget = setup.budget;
+  const LifetimeCostModel& model = setup.model;
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const LifetimePlan reference =
+      max_quality_at_budget_reduced(instance.law, model, unit, budget, {spec.min_params});
+  // The cheapest plan there is: the smallest model considered, one pretraining token (the
+  // lower bounds), demand and RL served. Costs rise with N and D.
+  const bool feasible =
+      spec.min_params <= model.max_params && model.total(unit, spec.min_params, 1.0).value < budget;
+  if (!feasible) {
+    // max_quality_at_budget returns the reduction's verdict on infeasible budgets; NLopt is
+    // asked on its own here, and must not find a point within the budget.
+    const SolveResult nlopt = minimize(
+        QualityAtBudgetProblem(instance.law, model, unit, budget, spec.min_params), options.solver);
+    if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible &&
+        !nlopt.converged()) {
+      return with_fast_path(infeasible(), setup, reference, false, options, main_answer);
+    }
+    return disagreed("infeasible budget, but solve reports " +
+                     std::string(to_string(solution.status())) + ", the 1-D reduction " +
+                     std::string(to_string(reference.solve.status)) + " and NLopt alone " +
+                     std::string(to_string(nlopt.status)));
+  }
+  return with_fast_path(compare_plans(solution.answer, reference, options), setup, reference, true,
+                        options, main_answer);
+}
+
+StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOptions& options) {
+  const ProblemSpec& spec = instance.problem;
+  const CostUnit unit = spec.shares_unit;
+  const QuestionSolution solution =
+      solve_question(instance.inputs, instance.law, spec, options.solver);
+  const LifetimePlan& heuristic = solution.answer.plan;
+  // The closed form, re-costed: N as given, the loss of (N, D), and the shares asked for.
+  const CostShares shares = cost_shares(heuristic.cost, unit);
+  const double share_gap = std::max({std::fabs(shares.pretrain - spec.shares.pretrain),
+                                     std::fabs(shares.rl - spec.shares.rl),
+                                     std::fabs(shares.inference - spec.shares.inference)});
+  if (heuristic.params != *spec.params || !(share_gap <= options.shares_tolerance) ||
+      heuristic.loss != instance.law.loss(heuristic.params, heuristic.pretrain_tokens)) {
+    std::ostringstream message;
+    message.precision(17);
+    message << "the heuristic's plan does not cost what its shares say: shares " << shares.pretrain
+            << ", " << shares.rl << ", " << shares.inference << " for " << spec.shares.pretrain
+            << ", " << spec.shares.rl << ", " << spec.shares.inference;
+    return disagreed(message.str());
+  }
+  if (const std::string field = non_finite_field(solution.answer); !field.empty()) {
+    return failed("the heuristic's " + field + " is not finite");
+  }
+  if (!solution.optimum) return failed("solve returned no optimum for equal-cost");
+  LifetimeCostModel with_rl = lifetime_cost_model(instance.inputs, true);
+  with_rl.rl_tokens = solution.answer.rl_tokens;
+  const LifetimePlan reference =
+      min_lifetime_cost_at_loss_reduced(instance.law, heuristic.loss, with_rl, unit);
+  return with_fast_path(compare_plans(*solution.optimum, reference, options),
+                        question_setup(instance.inputs, instance.law, spec), reference, true,
+                        options, optimum_answer);
+}
+
+StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
+  switch (instance.kind) {
+    case StressClass::compute_at_budget:
+      return check_compute_at_budget(instance, options);
+    case StressClass::compute_at_loss:
+      return check_compute_at_loss(instance, options);
+    case StressClass::min_lifetime:
+      return check_min_lifetime(instance, options);
+    case StressClass::max_quality:
+      return check_max_quality(instance, options);
+    case StressClass::equal_cost:
+      return check_equal_cost(instance, options);
+  }
+  return failed("unknown class");
+}
+
+}  // namespace
+
+std::string_view to_string(StressOutcome outcome) {
+  switch (outcome) {
+    case StressOutcome::agreed:
+      return "agreed";
+    case StressOutcome::infeasible:
+      return "infeasible";
+    case StressOutcome::disagreed:
+      return "disagreed";
+    case StressOutcome::failed:
+      return "failed";
+  }
+  return "failed";
+}
+
+void StressCheckOptions::validate() const {
+  if (!(tolerance > 0.0 && tolerance < 1.0)) {
+    throw InputError("tolerance must be in (0, 1), got " + std::to_string(tolerance));
+  }
+  if (!(shares_tolerance > 0.0 && shares_tolerance < 1.0)) {
+    throw InputError("shares_tolerance must be in (0, 1), got " + std::to_string(shares_tolerance));
+  }
+  solver.validate();
+}
+
+void StressRunOptions::validate() const {
+  if (instances < 1 || instances > 1'000'000'000) {
+    throw InputError("--instances: must be 1 to 1e9, got " + std::to_string(instances));
+  }
+  check.validate();
+}
+
+StressCheck check_stress_instance(const StressInstance& instance,
+                                  const StressCheckOptions& options) {
+  try {
+    return check(instance, options);
+  } catch (const InputError& e) {
+    return failed(std::string("input error on a valid instance: ") + e.what());
+  } catch (const std::exception& e) {
+    return failed(std::string("exception: ") + e.what());
+  }
+}
+
+void StressSummary::add(std::uint64_t index, const StressCheck& c, std::uint64_t failures_kept) {
+  const StressClass kind = stress_class(index);
+  StressClassSummary& class_summary = by_class[static_cast<std::size_t>(kind)];
+  ++instances;
+  ++counts[static_cast<std::size_t>(c.outcome)];
+  ++class_summary.counts[static_cast<std::size_t>(c.outcome)];
+  if (c.fast_path_checked) {
+    ++class_summary.fast_path_checked;
+    ++fast_path_checked;
+  }
+  if (c.outcome == StressOutcome::agreed) {
+    class_summary.largest_difference = std::max(class_summary.largest_difference, c.difference);
+    largest_difference = std::max(largest_difference, c.difference);
+  }
+  if ((c.outcome == StressOutcome::disagreed || c.outcome == StressOutcome::failed) &&
+      failures.size() < failures_kept) {
+    failures.push_back({index, kind, c.outcome, c.message});
+  }
+}
+
+StressSummary run_stress(const StressRunOptions& options) {
+  options.validate();
+  // Instances are checked a block at a time and folded into the summary in index order, so
+  // memory is one block's checks whatever the count. A block is large enough that the threads
+  // rarely wait for the slowest instance of one (costs vary ~10x between instances).
+  const std::uint64_t block = 256 * std::uint64_t{resolve_thread_count(options.threads, 1 << 20)};
+  std::vector<StressCheck> checks;
+  StressSummary summary;
+  summary.seed = options.seed;
+  for (std::uint64_t first = 0; first < options.instances; first += block) {
+    const std::uint64_t size = std::min(block, options.instances - first);
+    checks.assign(size, StressCheck{});
+    parallel_for(size, options.threads, [&](std::size_t i) {
+      checks[i] = check_stress_instance(stress_instance(options.seed, first + i), options.check);
+    });
+    for (std::uint64_t i = 0; i < size; ++i) {
+      summary.add(first + i, checks[i], options.failures_kept);
+    }
+    if (options.stop && options.stop(summary.instances)) break;
+  }
+  return summary;
+}
+
+}  // namespace scaleopt

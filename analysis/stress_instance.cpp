@@ -1,0 +1,247 @@
+#include "scaleopt/analysis/stress_instance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Epoch AI's bootstrap standard errors of their refit (Besiroglu et al. 2024, Table 1): E and
+// the exponents as absolute spreads, A and B relative to Epoch's values (482.01, 2085.43).
+constexpr double kSpreadE = 0.03;
+constexpr double kRelativeSpreadA = 124.58 / 482.01;
+constexpr double kRelativeSpreadB = 1293.23 / 2085.43;
+constexpr double kSpreadExponent = 0.02;
+
+// The range of model sizes users meet, and of inference demand.
+constexpr double kSmallestModel = 1e7;
+constexpr double kLargestModel = 1e13;
+constexpr double kLeastDemand = 1e6;
+constexpr double kMostDemand = 1e16;
+
+// Draws from one instance's generator. Uniform doubles take the top 53 bits of a 64-bit draw
+// and normals are Box-Muller on them, so a seed gives the same instances with any standard
+// library (std::*_distribution algorithms are left to each library).
+class Draw {
+ public:
+  explicit Draw(std::mt19937_64 generator) : generator_(generator) {}
+  double uniform() { return static_cast<double>(generator_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform(double lower, double upper) { return lower + (upper - lower) * uniform(); }
+  double log_uniform(double lower, double upper) {
+    return std::exp(uniform(std::log(lower), std::log(upper)));
+  }
+  bool chance(double probability) { return uniform() < probability; }
+  std::uint64_t below(std::uint64_t bound) { return uniform_below(generator_, bound); }
+  // A standard normal truncated to +-4: the spread of a bootstrap, without freak tails.
+  double normal() {
+    for (;;) {
+      const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform()));
+      const double z = radius * std::cos(2.0 * std::numbers::pi * uniform());
+      if (std::fabs(z) <= 4.0) return z;
+    }
+  }
+
+ private:
+  std::mt19937_64 generator_;
+};
+
+LossLaw spread_law(Draw& draw, StressInstance& instance) {
+  const std::vector<LossLaw> presets = loss_law_presets();
+  const LossLaw& base = presets[draw.below(presets.size())];
+  instance.law_preset = base.name;
+  LossLaw law;
+  law.name = "stress";
+  law.source = "scaleopt selftest: " + base.name + " spread by Epoch AI's standard errors";
+  law.E = base.E + kSpreadE * draw.normal();
+  law.A = base.A * std::exp(kRelativeSpreadA * draw.normal());
+  law.B = base.B * std::exp(kRelativeSpreadB * draw.normal());
+  law.alpha = base.alpha + kSpreadExponent * draw.normal();
+  law.beta = base.beta + kSpreadExponent * draw.normal();
+  return law;
+}
+
+Hardware made_up_chip(Draw& draw, const char* id) {
+  Hardware chip;
+  chip.id = id;
+  chip.name = std::string("selftest chip ") + id;
+  chip.source = "made up by scaleopt selftest";
+  chip.bf16_flop_per_second = draw.log_uniform(1e14, 1e16);
+  chip.hbm_bytes_per_second = draw.log_uniform(1e12, 1e13);
+  chip.hbm_bytes = draw.log_uniform(16e9, 192e9);
+  return chip;
+}
+
+// The loss of the law's compute-optimal model of N parameters (Hoffmann Eq. 4).
+double frontier_loss(const LossLaw& law, double params) {
+  return law.loss(params, compute_optimal_tokens(coefficients_of<double>(law), params));
+}
+
+// A target no model reaches: at or below E (as far as 1e-12 below it), or so close above E that
+// the frontier needs more than 1e30 parameters (down to 1e-12 above it).
+double unreachable_target(Draw& draw, const LossLaw& law) {
+  if (draw.chance(0.5)) return law.E * (1.0 - draw.log_uniform(1e-12, 0.3));
+  // The frontier's reducible loss falls as N^-alpha*(...) : take it at 1e31..1e40 parameters.
+  const double beyond = frontier_loss(law, draw.log_uniform(1e31, 1e40)) - law.E;
+  return law.E + draw.log_uniform(std::max(1e-12 * law.E, 1e-3 * beyond), beyond);
+}
+
+// A target from near E (the frontier at 1e13 parameters) to far (at 1e7), or one in ten
+// unreachable.
+double loss_target(Draw& draw, StressInstance& instance) {
+  if (draw.chance(0.1)) {
+    instance.drawn_unreachable = true;
+    return unreachable_target(draw, instance.law);
+  }
+  return frontier_loss(instance.law, draw.log_uniform(kSmallestModel, kLargestModel));
+}
+
+// Prices and efficiencies over two orders of magnitude; inference by MFUs or the roofline;
+// RL or none; demand from 0 to 1e16 tokens.
+LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand) {
+  LifetimeInputs inputs;
+  TrainingSetup& training = inputs.training;
+  training.chip = made_up_chip(draw, "stress-train");
+  training.mfu = draw.log_uniform(0.006, 0.6);
+  training.usd_per_chip_hour = draw.log_uniform(0.2, 20.0);
+
+  ServingSetup& serving = inputs.serving;
+  serving.chip = made_up_chip(draw, "stress-serve");
+  serving.usd_per_chip_hour = draw.log_uniform(0.2, 20.0);
+  serving.chips = std::pow(2.0, static_cast<double>(draw.below(7)));  // 1 to 64
+  serving.context_tokens = std::round(draw.log_uniform(1e3, 1.3e5));
+  if (draw.chance(0.6)) {
+    serving.pricing = InferencePricing::mfu;
+    serving.prefill_mfu = draw.log_uniform(0.005, 0.5);
+    serving.decode_mfu = draw.log_uniform(0.005, 0.5);
+  } else {
+    serving.pricing = InferencePricing::roofline;
+    serving.compute_efficiency = draw.log_uniform(0.01, 1.0);
+    serving.bandwidth_efficiency = draw.log_uniform(0.01, 1.0);
+    // Only the ratio of total to active parameters and the KV bytes matter: N is free.
+    Architecture& architecture = inputs.architecture;
+    architecture.active_params = 1e9;
+    architecture.total_params = draw.chance(0.3) ? 1e9 * draw.log_uniform(1.0, 20.0) : 1e9;
+    architecture.kv_bytes_per_token = draw.log_uniform(1e3, 4e5);
+    // Enough chips that one sequence's cache and the smallest model fit with room to spare.
+    const double needed = 4.0 * (*architecture.kv_bytes_per_token * serving.context_tokens +
+                                 2.0 * kSmallestModel * *architecture.total_params / 1e9);
+    while (serving.chips * serving.chip.hbm_bytes < needed) serving.chips *= 2.0;
+  }
+
+  InferenceDemand& demand = inputs.demand;
+  demand.tokens =
+      !needs_demand && draw.chance(0.1) ? 0.0 : draw.log_uniform(kLeastDemand, kMostDemand);
+  demand.output_fraction = draw.uniform();
+
+  RlSetup& rl = inputs.rl;
+  if (draw.chance(0.7)) {
+    rl.rollout_tokens = draw.log_uniform(1e6, 1e15);
+    rl.trained_fraction = draw.uniform();
+    rl.extra_forward_passes = static_cast<double>(draw.below(3));
+  }
+  return inputs;
+}
+
+// A lifetime budget from small to large: the cost of the law's compute-optimal model of
+// 1e7..1e13 parameters (within what the setup serves), times 0.1 to 10.
+double lifetime_budget(Draw& draw, const StressInstance& instance, CostUnit unit) {
+  const LifetimeCostModel model = lifetime_cost_model(instance.inputs, true);
+  const double params =
+      draw.log_uniform(kSmallestModel, std::min(kLargestModel, 0.5 * model.max_params));
+  const double tokens = compute_optimal_tokens(coefficients_of<double>(instance.law), params);
+  return model.total(unit, params, tokens).value * draw.log_uniform(0.1, 10.0);
+}
+
+CostShares random_shares(Draw& draw, bool with_rl) {
+  CostShares shares;
+  shares.pretrain = draw.uniform(0.05, 1.0);
+  shares.rl = with_rl ? draw.uniform(0.05, 1.0) : 0.0;
+  const double inference = draw.uniform(0.05, 1.0);
+  const double sum = shares.pretrain + shares.rl + inference;
+  shares.pretrain /= sum;
+  shares.rl /= sum;
+  shares.inference = 1.0 - shares.pretrain - shares.rl;  // the sum is 1 to rounding
+  return shares;
+}
+
+}  // namespace
+
+std::string_view to_string(StressClass kind) {
+  switch (kind) {
+    case StressClass::compute_at_budget:
+      return "compute-at-budget";
+    case StressClass::compute_at_loss:
+      return "compute-at-loss";
+    case StressClass::min_lifetime:
+      return "min-lifetime";
+    case StressClass::max_quality:
+      return "max-quality";
+    case StressClass::equal_cost:
+      return "equal-cost";
+  }
+  return "compute-at-budget";
+}
+
+StressClass stress_class(std::uint64_t index) {
+  return static_cast<StressClass>(index % kStressClassCount);
+}
+
+StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
+  Draw draw(replicate_generator(seed, index));
+  StressInstance instance;
+  instance.seed = seed;
+  instance.index = index;
+  instance.kind = stress_class(index);
+  instance.law = spread_law(draw, instance);
+  const LawCoefficients<double> c = coefficients_of<double>(instance.law);
+
+  switch (instance.kind) {
+    case StressClass::compute_at_budget: {
+      // C/6 = (N / G)^(1/a) puts the optimum at N (Hoffmann Eq. 4 inverted).
+      const double params = draw.log_uniform(kSmallestModel, kLargestModel);
+      const double a = c.beta / (c.alpha + c.beta);
+      instance.compute_flops = 6.0 * std::pow(params / allocation_scale(c), 1.0 / a);
+      break;
+    }
+    case StressClass::compute_at_loss:
+      instance.target_loss = loss_target(draw, instance);
+      break;
+    case StressClass::min_lifetime: {
+      instance.inputs = lifetime_inputs(draw, false);
+      instance.problem.kind =
+          draw.chance(0.5) ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
+      instance.problem.target_loss = loss_target(draw, instance);
+      break;
+    }
+    case StressClass::max_quality: {
+      instance.inputs = lifetime_inputs(draw, false);
+      instance.problem.kind = ProblemKind::max_quality;
+      if (draw.chance(0.5)) {
+        instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
+      } else {
+        instance.problem.budget_gpu_hours = lifetime_budget(draw, instance, CostUnit::gpu_hours);
+      }
+      break;
+    }
+    case StressClass::equal_cost: {
+      instance.inputs = lifetime_inputs(draw, true);
+      instance.problem.kind = ProblemKind::equal_cost;
+      const bool with_rl = instance.inputs.rl.rollout_tokens > 0.0;
+      instance.problem.shares = random_shares(draw, with_rl);
+      constexpr CostUnit kUnits[] = {CostUnit::usd, CostUnit::gpu_hours, CostUnit::flops};
+      instance.problem.shares_unit = kUnits[draw.below(3)];
+      const double largest =
+          std::min(kLargestModel, 0.5 * lifetime_cost_model(instance.inputs, true).max_params);
+      instance.problem.params = draw.log_uniform(kSmallestModel, largest);
+      break;
+    }
+  }
+  return instance;
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,57 @@
+#include "scaleopt/analysis/sweep_csv_writer.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "scaleopt/analysis/lifecycle_csv.hpp"
+
+namespace scaleopt {
+
+SweepCsvWriter::SweepCsvWriter(const SweepGrid& grid, ProblemKind kind, std::string nlopt_algorithm)
+    : grid_(grid), kind_(kind), nlopt_algorithm_(std::move(nlopt_algorithm)) {}
+
+std::string SweepCsvWriter::header() const {
+  std::string header = "point,points";
+  for (const SweepAxis& axis : grid_.axes()) {
+    header += ',';
+    append_text_cell(header, axis.input.path());
+  }
+  for (const std::string& column : summary_columns(kind_)) header += "," + column;
+  return header;
+}
+
+std::string SweepCsvWriter::values_text(std::size_t point) const {
+  std::vector<double> values(grid_.axes().size());
+  grid_.values_at(point, values);
+  std::string text;
+  for (double v : values) {
+    text += ',';
+    append_number(text, v);
+  }
+  return text;
+}
+
+std::string SweepCsvWriter::rows(std::span<const SweepPoint> points) const {
+  std::string text;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    append_integer(text, p.point);
+    text += ',';
+    append_integer(text, grid_.size());
+    for (double v : p.values) {
+      text += ',';
+      append_number(text, v);
+    }
+    text += ',';
+    if (p.invalid_input) {
+      append_unsolved_cells(text, kind_, Status::invalid_input);
+    } else {
+      append_summary_cells(text, p.summary, nlopt_algorithm_);
+    }
+    text += '\n';
+    if (i == 0) text.reserve(text.size() * points.size() * 9 / 8);
+  }
+  return text;
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,134 @@
+#include "scaleopt/analysis/sweep_runner.hpp"
+
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/solver/parallel_for.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Points per parallel task: enough that handing out tasks costs nothing, few enough that the
+// threads finish a chunk together.
+std::size_t block_points(bool fast) {
+  return fast ? 512 : 8;
+}
+
+}  // namespace
+
+void SweepOptions::validate() const {
+  solver.validate();
+}
+
+void SweepTally::add(const SweepTally& o) {
+  points += o.points;
+  converged += o.converged;
+  infeasible += o.infeasible;
+  not_converged += o.not_converged;
+  invalid_input += o.invalid_input;
+  fast_path += o.fast_path;
+}
+
+SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const SweepOptions& options)
+    : base_(base), grid_(grid), options_(options) {
+  options_.validate();
+  const QuestionSetup setup = scenario_setup(base);
+  kind_ = setup.kind;
+  fast_ = options.method == SolveMethod::automatic && linear_cost(setup.model, setup.unit);
+}
+
+void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,
+                              SweepTally& tally) const {
+  answer.point = point;
+  answer.values.resize(grid_.axes().size());
+  grid_.values_at(point, answer.values);
+  ++tally.points;
+  try {
+    // scenario_setup validates what the question uses (law, setups, demand, problem).
+    const std::vector<double>& values = answer.values;
+    for (std::size_t a = 0; a < values.size(); ++a) grid_.axes()[a].input.set(work, values[a]);
+    answer.summary = solve_question_summary(scenario_setup(work), options_.solver, options_.method);
+    const QuestionSummary& summary = answer.summary;
+    switch (summary.status()) {
+      case Status::converged:
+        ++tally.converged;
+        break;
+      case Status::infeasible:
+        ++tally.infeasible;
+        break;
+      case Status::not_converged:
+      case Status::not_identifiable:
+        ++tally.not_converged;
+        break;
+      // An answer that overflowed (problems/question/question_summary.hpp).
+      case Status::invalid_input:
+        ++tally.invalid_input;
+        break;
+    }
+    const AnswerSummary& solved = summary.has_optimum ? summary.optimum : summary.answer;
+    if (solved.path == SolvePath::newton) ++tally.fast_path;
+  } catch (const InputError&) {
+    answer.invalid_input = true;
+    answer.summary.kind = kind_;
+    ++tally.invalid_input;
+  }
+}
+
+SweepTally SweepRunner::solve(std::span<const std::size_t> points,
+                              const std::function<void(SweepBlock&)>& prepare,
+                              const std::function<void(const SweepBlock&)>& write,
+                              const std::function<bool()>& stop,
+                              const std::function<void(std::size_t)>& done) const {
+  const std::size_t block = block_points(fast_);
+  const std::size_t blocks = (points.size() + block - 1) / block;
+  std::vector<SweepTally> tallies(blocks);
+  // Blocks are written in order by the worker that finished them, while the others compute:
+  // parallel_for hands out blocks in increasing order, so the turn always comes.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  std::size_t turn = 0;
+  parallel_for(blocks, options_.threads, [&](std::size_t b) {
+    // Pass the turn on however this block ends, or the blocks after it would wait forever.
+    struct PassTurn {
+      std::mutex& mutex;
+      std::condition_variable& changed;
+      std::size_t& turn;
+      ~PassTurn() {
+        {
+          const std::lock_guard lock(mutex);
+          ++turn;
+        }
+        changed.notify_all();
+      }
+    };
+    SweepBlock solved;
+    std::vector<SweepPoint>& answers = solved.answers;
+    {
+      // A working copy per task: every point sets all the varied inputs, so what earlier
+      // points set never shows through.
+      Scenario work = base_;
+      const std::size_t first = b * block, last = std::min(points.size(), first + block);
+      answers.reserve(last - first);
+      for (std::size_t i = first; i < last; ++i) {
+        if (stop()) break;
+        solve_point(work, points[i], answers.emplace_back(), tallies[b]);
+      }
+      if (!answers.empty()) done(answers.size());
+    }
+    if (prepare) prepare(solved);
+    std::unique_lock lock(turn_mutex);
+    turn_changed.wait(lock, [&] { return turn == b; });
+    lock.unlock();
+    const PassTurn pass{turn_mutex, turn_changed, turn};
+    write(solved);
+  });
+  SweepTally tally;
+  for (const SweepTally& t : tallies) tally.add(t);
+  return tally;
+}
+
+}  // namespace scaleopt

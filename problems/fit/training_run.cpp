@@ -1,0 +1,24 @@
+#include "scaleopt/problems/fit/training_run.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "scaleopt/costmodel/input_error.hpp"
+
+namespace scaleopt {
+
+void validate_runs(std::span<const TrainingRun> runs) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::pair<const char*, double> fields[] = {
+        {"params", runs[i].params}, {"tokens", runs[i].tokens}, {"loss", runs[i].loss}};
+    for (const auto& [field, value] : fields) {
+      if (!std::isfinite(value) || value <= 0.0) {
+        std::ostringstream message;
+        message << "run " << i << ": " << field << " must be finite and positive, got " << value;
+        throw InputError(message.str());
+      }
+    }
+  }
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,183 @@
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/serving/serving_plan_slopes.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Room kept below the largest servable model, so that rounding in N never tips a model at the
+// bound out of the replica's HBM.
+constexpr double kLogMargin = 1e-6;
+
+struct HoursAndUsd {
+  double gpu_hours;
+  double usd;
+};
+
+// Hours and dollars at one N, with their exact slopes in ln N (problems/serving_plan_slopes).
+// The cost is smooth between the points where the serving regime changes (another batch bound
+// binds, decode or prefill crosses the roofline's ridge); there it has a corner, and the slope
+// is the one of the side N is on. The solvers treat such corners explicitly (solver/minimize).
+struct Priced {
+  HoursAndUsd value;
+  HoursAndUsd slope;  // d / d ln N
+};
+
+SizeCost size_cost(const Priced& priced) {
+  return {priced.value.gpu_hours, priced.value.usd, priced.slope.gpu_hours, priced.slope.usd};
+}
+
+// One input token and one output token at `context` for a model of N active parameters, with
+// their slopes in ln N.
+struct TokenCosts {
+  ComputeCost input, output;
+  ServingPlanSlopes slopes;
+};
+
+TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, double context) {
+  const Architecture scaled = architecture_at(inputs.architecture, active_params);
+  const Roofline roofline = make_roofline(scaled, inputs.serving, "inference");
+  const ServingPlan plan = plan_inference(roofline, inputs.serving, context, "inference");
+  if (plan.status != Status::converged) {
+    throw InputError("inference: serving plan for " + std::to_string(active_params) +
+                     " parameters: " + plan.message);
+  }
+  return {plan.input_token, plan.output_token, log_slopes_in_params(roofline, plan)};
+}
+
+// Hours and dollars of one RL rollout token: generation at the output-token cost, the trained
+// fraction at 6 N per token at the RL MFU on the training chips, extra passes at the
+// input-token cost (costmodel/rl_cost.hpp). The trained part is linear in N.
+Priced rl_token(const LifetimeInputs& inputs, double params, double train_hours_per_flop,
+                double train_usd_per_hour, const TokenCosts& tokens) {
+  const double trained_hours = 6.0 * params * inputs.rl.trained_fraction * train_hours_per_flop;
+  const double p = inputs.rl.extra_forward_passes;
+  const double s_out = tokens.slopes.output_token, s_in = tokens.slopes.input_token;
+  const HoursAndUsd value{
+      tokens.output.chip_hours + trained_hours + p * tokens.input.chip_hours,
+      tokens.output.usd + trained_hours * train_usd_per_hour + p * tokens.input.usd};
+  const HoursAndUsd slope{
+      tokens.output.chip_hours * s_out + trained_hours + p * tokens.input.chip_hours * s_in,
+      tokens.output.usd * s_out + trained_hours * train_usd_per_hour + p * tokens.input.usd * s_in};
+  return {value, slope};
+}
+
+// Hours and dollars of the whole demand: input tokens prefilled, output tokens decoded.
+Priced demand_cost(const TokenCosts& t, double input_tokens, double output_tokens) {
+  const double s_in = t.slopes.input_token, s_out = t.slopes.output_token;
+  return {{t.input.chip_hours * input_tokens + t.output.chip_hours * output_tokens,
+           t.input.usd * input_tokens + t.output.usd * output_tokens},
+          {t.input.chip_hours * input_tokens * s_in + t.output.chip_hours * output_tokens * s_out,
+           t.input.usd * input_tokens * s_in + t.output.usd * output_tokens * s_out}};
+}
+
+}  // namespace
+
+bool has_architecture(const Architecture& architecture) {
+  return architecture.has_shape() || architecture.total_params.has_value();
+}
+
+double total_to_active_ratio(const Architecture& architecture) {
+  if (!has_architecture(architecture)) return 1.0;
+  return architecture.total_param_count() / architecture.active_param_count();
+}
+
+Architecture architecture_at(const Architecture& architecture, double active_params) {
+  // Direct totals override the shape's parameter counts; the shape (if any) still gives the
+  // KV bytes per token and attention FLOPs, which therefore stay as they are.
+  Architecture scaled = architecture;
+  scaled.total_params = active_params * total_to_active_ratio(architecture);
+  scaled.active_params = active_params;
+  scaled.scaled_counts = true;
+  return scaled;
+}
+
+LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_prices) {
+  if (has_architecture(inputs.architecture)) inputs.architecture.validate("architecture");
+  inputs.training.validate("training");
+  inputs.demand.validate("inference");
+  inputs.rl.validate("rl");
+  const bool serves = inputs.demand.total_tokens() > 0.0 || inputs.rl.rollout_tokens > 0.0;
+  if (serves) inputs.serving.validate("inference");
+
+  LifetimeCostModel model;
+  const double train_peak = inputs.training.chip.peak_flop_per_second(inputs.training.precision);
+  model.pretrain_gpu_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * inputs.training.mfu);
+  const double train_usd_per_hour =
+      with_prices ? inputs.training.price_per_chip_hour("training") : 0.0;
+  model.pretrain_usd_per_gpu_hour = train_usd_per_hour;
+
+  const double input_tokens = inputs.demand.input_tokens();
+  const double output_tokens = inputs.demand.output_tokens();
+  model.inference_flops_per_param = 2.0 * (input_tokens + output_tokens);
+  const double f = inputs.rl.trained_fraction, p = inputs.rl.extra_forward_passes;
+  model.rl_tokens = inputs.rl.rollout_tokens;
+  model.rl_flops_per_param_token = 2.0 + 6.0 * f + 2.0 * p;  // k, costmodel/rl_cost.hpp
+  // A FLOPs problem needs no prices, and its FLOPs do not depend on how tokens are served.
+  if (!serves || !with_prices) return model;
+
+  const double serve_usd_per_hour =
+      with_prices ? inputs.serving.price_per_chip_hour("inference") : 0.0;
+  const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
+  const double rl_mfu = inputs.rl.mfu.value_or(inputs.training.mfu);
+  const double rl_train_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * rl_mfu);
+  const LifetimeInputs& priced = inputs;
+
+  if (inputs.serving.pricing == InferencePricing::mfu) {
+    // Linear in N: 2 N FLOPs per token at the prefill or decode MFU of one chip's peak.
+    const double chip_peak = inputs.serving.chip.peak_flop_per_second(inputs.serving.precision);
+    const double prefill_hours = 2.0 / (kSecondsPerHour * chip_peak * inputs.serving.prefill_mfu);
+    const double decode_hours = 2.0 / (kSecondsPerHour * chip_peak * *inputs.serving.decode_mfu);
+    model.inference_gpu_hours_per_param =
+        input_tokens * prefill_hours + output_tokens * decode_hours;
+    model.inference_usd_per_gpu_hour = serve_usd_per_hour;
+    const double rl_serve_hours = decode_hours + p * prefill_hours;
+    const double rl_train_hours = 6.0 * f * rl_train_hours_per_flop;
+    model.rl_gpu_hours_per_param_token = rl_serve_hours + rl_train_hours;
+    const double rl_usd = rl_serve_hours * serve_usd_per_hour + rl_train_hours * train_usd_per_hour;
+    model.rl_usd_per_gpu_hour = model.rl_gpu_hours_per_param_token > 0.0
+                                    ? rl_usd / model.rl_gpu_hours_per_param_token
+                                    : 0.0;
+    return model;
+  }
+
+  if (!has_architecture(inputs.architecture)) {
+    throw InputError(
+        "architecture: inference.pricing = \"roofline\" needs the model's KV bytes per token: "
+        "give architecture.preset or architecture.kv_bytes_per_token, or set inference.pricing "
+        "= \"mfu\"");
+  }
+  // Roofline: costs per token depend on N through the weights read per decode step and the
+  // batch that fits beside them, so they are functions of N with numerical slopes.
+  const double context = inputs.serving.context_tokens;
+  model.inference_of_size = [priced, input_tokens, output_tokens, context](double params) {
+    return size_cost(
+        demand_cost(token_costs(priced, params, context), input_tokens, output_tokens));
+  };
+  if (model.rl_tokens > 0.0) {
+    model.rl_per_token_of_size = [priced, rl_context, rl_train_hours_per_flop,
+                                  train_usd_per_hour](double params) {
+      return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
+                                token_costs(priced, params, rl_context)));
+    };
+  }
+  // The largest N whose weights and one sequence fit the replica (batch >= 1), with a margin.
+  const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
+  const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
+  const double cache_bytes =
+      hbm_bytes_needed(per_param, 1.0, std::max(context, rl_context)) - per_param.weight_bytes;
+  model.max_params =
+      (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);
+  if (!(model.max_params > 0.0)) {
+    throw InputError("inference.chips: one sequence's KV cache at context " +
+                     std::to_string(context) + " does not fit the replica's HBM at any model size");
+  }
+  return model;
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,135 @@
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/compute_optimal/allocation.hpp"
+
+namespace scaleopt {
+namespace {
+
+PhaseCost operator+(const PhaseCost& a, const PhaseCost& b) {
+  return {a.flops + b.flops, a.gpu_hours + b.gpu_hours, a.usd + b.usd};
+}
+
+// Linear in N unless a function of N is given: {hours, usd, d hours / d ln N, d usd / d ln N}.
+SizeCost inference_of(const LifetimeCostModel& model, double params) {
+  if (model.inference_of_size) return model.inference_of_size(params);
+  const double hours = model.inference_gpu_hours_per_param * params;
+  const double usd = hours * model.inference_usd_per_gpu_hour;
+  return {hours, usd, hours, usd};
+}
+
+SizeCost rl_per_token_of(const LifetimeCostModel& model, double params) {
+  if (model.rl_per_token_of_size) return model.rl_per_token_of_size(params);
+  const double hours = model.rl_gpu_hours_per_param_token * params;
+  const double usd = hours * model.rl_usd_per_gpu_hour;
+  return {hours, usd, hours, usd};
+}
+
+}  // namespace
+
+double in_unit(CostUnit unit, const PhaseCost& cost) {
+  switch (unit) {
+    case CostUnit::flops:
+      return cost.flops;
+    case CostUnit::gpu_hours:
+      return cost.gpu_hours;
+    case CostUnit::usd:
+      return cost.usd;
+  }
+  return cost.usd;
+}
+
+double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double params) {
+  const SizeCost per_token = rl_per_token_of(model, params);
+  return in_unit(unit,
+                 {model.rl_flops_per_param_token * params, per_token.gpu_hours, per_token.usd});
+}
+
+PhaseCost LifetimeCost::total() const {
+  return pretrain + rl + inference;
+}
+
+std::string_view to_string(CostUnit unit) {
+  switch (unit) {
+    case CostUnit::flops:
+      return "flops";
+    case CostUnit::gpu_hours:
+      return "gpu_hours";
+    case CostUnit::usd:
+      return "usd";
+  }
+  return "usd";
+}
+
+PhaseCost LifetimeCostModel::pretraining(double params, double pretrain_tokens) const {
+  const double flops = training_flops(params, pretrain_tokens);
+  const double hours = flops * pretrain_gpu_hours_per_flop;
+  return {flops, hours, hours * pretrain_usd_per_gpu_hour};
+}
+
+LifetimeCost LifetimeCostModel::cost(double params, double pretrain_tokens) const {
+  LifetimeCost cost;
+  cost.pretrain = pretraining(params, pretrain_tokens);
+  if (rl_tokens > 0.0) {
+    const SizeCost rl_token = rl_per_token_of(*this, params);
+    cost.rl = {rl_flops_per_param_token * params * rl_tokens, rl_token.gpu_hours * rl_tokens,
+               rl_token.usd * rl_tokens};
+  }
+  const SizeCost inference = inference_of(*this, params);
+  cost.inference = {inference_flops_per_param * params, inference.gpu_hours, inference.usd};
+  return cost;
+}
+
+LifetimeCostModel::Total LifetimeCostModel::total(CostUnit unit, double params,
+                                                  double pretrain_tokens) const {
+  // Pretraining is bilinear in N and D (slope = value in ln N and in ln D); RL and inference
+  // FLOPs are linear in N; their hours and dollars come with their own slopes.
+  const double pretrain = in_unit(unit, pretraining(params, pretrain_tokens));
+  double rl = 0.0, rl_slope = 0.0;
+  if (rl_tokens > 0.0) {
+    const SizeCost r = rl_per_token_of(*this, params);
+    rl = in_unit(unit, {rl_flops_per_param_token * params, r.gpu_hours, r.usd}) * rl_tokens;
+    rl_slope = in_unit(unit, {rl_flops_per_param_token * params, r.d_gpu_hours_d_log_params,
+                              r.d_usd_d_log_params}) *
+               rl_tokens;
+  }
+  const SizeCost i = inference_of(*this, params);
+  const double inference = in_unit(unit, {inference_flops_per_param * params, i.gpu_hours, i.usd});
+  const double inference_slope = in_unit(
+      unit, {inference_flops_per_param * params, i.d_gpu_hours_d_log_params, i.d_usd_d_log_params});
+  return {pretrain + rl + inference, pretrain + rl_slope + inference_slope, pretrain};
+}
+
+void LifetimeCostModel::validate() const {
+  const std::pair<const char*, double> fields[] = {
+      {"pretrain_gpu_hours_per_flop", pretrain_gpu_hours_per_flop},
+      {"pretrain_usd_per_gpu_hour", pretrain_usd_per_gpu_hour},
+      {"rl_tokens", rl_tokens},
+      {"rl_flops_per_param_token", rl_flops_per_param_token},
+      {"rl_gpu_hours_per_param_token", rl_gpu_hours_per_param_token},
+      {"rl_usd_per_gpu_hour", rl_usd_per_gpu_hour},
+      {"inference_flops_per_param", inference_flops_per_param},
+      {"inference_gpu_hours_per_param", inference_gpu_hours_per_param},
+      {"inference_usd_per_gpu_hour", inference_usd_per_gpu_hour}};
+  for (const auto& [name, value] : fields) {
+    if (!std::isfinite(value) || value < 0.0) {
+      std::ostringstream message;
+      message << "cost model: " << name << " must be finite and >= 0, got " << value;
+      throw InputError(message.str());
+    }
+  }
+}
+
+LifetimeCostModel flops_cost_model(double inference_tokens, double rl_tokens,
+                                   double rl_flops_per_param_token) {
+  LifetimeCostModel model;
+  model.inference_flops_per_param = 2.0 * inference_tokens;  // 2 N FLOPs per token
+  model.rl_tokens = rl_tokens;
+  model.rl_flops_per_param_token = rl_flops_per_param_token;
+  return model;
+}
+
+}  // namespace scaleopt

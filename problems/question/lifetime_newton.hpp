@@ -1,0 +1,71 @@
+#pragma once
+// The lifetime problems with costs linear in N (fixed MFUs, or FLOPs), reduced to one variable
+// and solved by Newton's method with analytic derivatives (Boost.Math's bracketed
+// newton_raphson_iterate): the fast path of sweeps and Monte Carlo. No strings, no vectors.
+//
+// With cost(N, D) = k N D + c N (k: one N*D of pretraining; c: RL and inference per parameter):
+//
+// min cost s.t. L(N, D) = L*. Write R = L* - E, r = B / D^beta (the data term), p = R - r, and
+//   z = ln(R / r) > 0. Along the constraint d ln D / d ln N = -alpha p / (beta r) =: -s, and
+//   d ln cost / d ln N = 0 becomes s - 1 - c / (k D) = 0, i.e.
+//     (alpha/beta) (e^z - e^z0) = C e^(-z/beta),   e^z0 = 1 + beta/alpha,  C = (c/k)
+//     (R/B)^(1/beta),
+//   z0 being the Chinchilla root (c = 0): the optimum trains a smaller N on more tokens. In
+//   y = ln(e^z - e^z0) the logarithm of this is
+//     H(y) = y + ln(alpha / (beta C)) + ln(e^z0 + e^y) / beta = 0,
+//   increasing, convex and nearly linear (1 < H' < 1 + 1/beta) whatever the demand, so Newton
+//   needs a few steps from anywhere. Bounds on ln(e^z0 + e^y) (>= z0, <= ln 2 + max(z0, y)) give
+//   the bracket.
+//
+// min L s.t. cost <= budget (it binds). In v = ln D, N = budget / (k e^v + c), and dL/d ln N = 0
+//   becomes G(v) = ln(beta B / (alpha A)) + alpha ln(budget) - ln k - (1 + beta) v
+//                  + (1 - alpha) ln(k e^v + c) = 0,
+//   which decreases strictly (G' < -(alpha + beta)) and is convex. Without c its root v0 is
+//   Chinchilla's; G(v0) >= 0 and G <= 0 at max(v0 + (1 - alpha) ln 2 / (alpha + beta), ln(c/k)).
+
+#include <optional>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+#include "scaleopt/solver/status.hpp"
+
+namespace scaleopt {
+
+// cost(N, D) = per_param_token N D + per_param N, in one unit.
+struct LinearCost {
+  double per_param_token = 0.0;  // k
+  double per_param = 0.0;        // c: RL on its tokens and inference, per parameter
+};
+
+// The linear form of `model` in `unit`, or nullopt when a cost is a function of N (the
+// roofline) or N is bounded by the serving replica.
+std::optional<LinearCost> linear_cost(const LifetimeCostModel& model, CostUnit unit);
+
+struct NewtonPlan {
+  // converged; infeasible (no plan exists); or not_converged, also when the answer lies outside
+  // the bounds 1 <= N, D <= 1e30 of the general problem (`use_general` then says so).
+  Status status = Status::not_converged;
+  bool use_general = false;    // the caller should solve with NLopt instead
+  bool at_min_params = false;  // max-quality: the smallest model considered is the answer
+  double params = 0.0;
+  double pretrain_tokens = 0.0;
+  int iterations = 0;
+  // Verified afresh from (N, D), as solver/kkt.hpp defines them.
+  double kkt_residual = 0.0;
+  double constraint_violation = 0.0;
+};
+
+// Cheapest plan reaching `target_loss`. Infeasible when target <= E or when Chinchilla's own
+// plan for it needs 1e30 parameters or tokens (as min_lifetime_cost_at_loss).
+NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost);
+
+// Lowest loss within `budget`, N >= min_params. Infeasible when the budget cannot pay for
+// serving and RL at min_params with at least one token of pretraining.
+NewtonPlan max_quality_at_budget_newton(const LossLaw& law, const LinearCost& cost, double budget,
+                                        double min_params);
+
+// The N of the Chinchilla-style rule D = r N that reaches `target_loss` (> E): the root of
+// A N^-alpha + B (r N)^-beta = target - E, by Newton in ln N. NaN when target <= E.
+double params_on_ray_for_loss(const LossLaw& law, double tokens_per_param, double target_loss);
+
+}  // namespace scaleopt

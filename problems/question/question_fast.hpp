@@ -1,0 +1,29 @@
+#pragma once
+// The fast path of a lifecycle question: when the costs are linear in N (fixed MFUs, or FLOPs)
+// the constraint is eliminated and the 1-D reduction is solved by Newton's method
+// (problems/question/lifetime_newton.hpp), and the answer is set beside the Chinchilla-style model
+// by closed forms. A light result (problems/question/question_summary.hpp) for sweeps, Monte Carlo
+// and tornado tables; `scaleopt solve` keeps NLopt with its cross-check.
+
+#include <optional>
+
+#include "scaleopt/problems/question/question_setup.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
+
+namespace scaleopt {
+
+// The summary by the fast path, or nullopt when the question needs NLopt: a cost that is a
+// function of N (the roofline), or a plan at the bounds 1 <= N, D <= 1e30 of the general
+// problem.
+std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup);
+
+enum class SolveMethod {
+  automatic,  // the fast path where it applies, NLopt otherwise
+  nlopt,      // always NLopt (solve_question): the reference
+};
+
+// One answer by `method`; the summary's `path` says which was used.
+QuestionSummary solve_question_summary(const QuestionSetup& setup, const SolverOptions& options,
+                                       SolveMethod method = SolveMethod::automatic);
+
+}  // namespace scaleopt

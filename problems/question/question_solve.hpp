@@ -1,0 +1,82 @@
+#pragma once
+// The lifecycle questions of a scenario, answered end to end: what to minimise (or the
+// heuristic to apply), the cost model of the scenario's setups with N and D free, the solve,
+// and every answer set beside the equal-quality Chinchilla-style model.
+//
+//   min-lifetime-flops  cheapest plan in FLOPs reaching a target loss (Sardana et al., Eq. 3)
+//   min-lifetime-cost   the same in dollars (inference by the roofline or by fixed MFUs)
+//   equal-cost          the talk's heuristic for a given N, and its true optimum
+//   max-quality         the lowest loss a lifetime budget buys, demand served from it
+
+#include <optional>
+#include <string_view>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
+#include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
+#include "scaleopt/problems/lifetime/lifetime_plan.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/solver/solver_options.hpp"
+
+namespace scaleopt {
+
+enum class ProblemKind { min_lifetime_flops, min_lifetime_cost, equal_cost, max_quality };
+std::string_view to_string(ProblemKind kind);
+ProblemKind parse_problem_kind(std::string_view text);  // throws InputError listing the kinds
+
+struct ProblemSpec {
+  ProblemKind kind = ProblemKind::min_lifetime_cost;
+  // min-lifetime-*: the target loss, or the size of the Chinchilla-style model whose quality
+  // to match ("7B quality"): its loss at the rule's tokens.
+  std::optional<double> target_loss;
+  std::optional<double> target_params;
+  // equal-cost: N (active parameters); absent: the architecture's.
+  std::optional<double> params;
+  CostShares shares;  // equal-cost: default one third each
+  CostUnit shares_unit = CostUnit::usd;
+  // max-quality: exactly one budget: dollars, accelerator-hours, or a fleet (chips for a
+  // duration, i.e. chips * seconds / 3600 accelerator-hours).
+  std::optional<double> budget_usd;
+  std::optional<double> budget_gpu_hours;
+  std::optional<double> fleet_chips;
+  std::optional<double> fleet_seconds;
+  double min_params = QualityAtBudgetOptions{}.min_params;
+  // The Chinchilla-style rule of the comparison: D = r N, or the law's frontier when absent.
+  std::optional<double> tokens_per_param;
+
+  // Throws InputError naming the key ("problem.target_loss: required for min-lifetime-flops").
+  void validate() const;
+};
+
+// One plan with everything a report needs.
+struct QuestionAnswer {
+  LifetimePlan plan;
+  double active_params = 0.0;  // = plan.params
+  double total_params = 0.0;   // scaled by the architecture's total / active ratio
+  double rl_tokens = 0.0;
+  double inference_tokens = 0.0;
+  CostShares shares;                   // of the total in the problem's unit
+  double chinchilla_tokens = 0.0;      // the rule's D for this N
+  double over_chinchilla = 0.0;        // pretrain tokens / chinchilla tokens
+  ChinchillaComparison vs_chinchilla;  // the equal-quality Chinchilla-style model
+};
+
+struct QuestionSolution {
+  ProblemKind kind = ProblemKind::min_lifetime_cost;
+  CostUnit unit = CostUnit::usd;  // what was minimised, budgeted or shared
+  double target_loss = 0.0;       // the loss every plan here reaches (max-quality: the result)
+  QuestionAnswer answer;          // the heuristic for equal-cost, else the optimum
+  std::optional<QuestionAnswer> optimum;  // equal-cost: the true optimum at the same loss
+  double heuristic_overpay = 0.0;         // equal-cost: heuristic cost / optimum cost - 1
+  // converged only when every plan is; otherwise the first plan's status and message.
+  Status status() const;
+  const std::string& message() const;
+};
+
+// Throws InputError for invalid inputs (the key named). Infeasible questions come back with
+// status infeasible and the reason.
+QuestionSolution solve_question(const LifetimeInputs& inputs, const LossLaw& law,
+                                const ProblemSpec& spec, const SolverOptions& options = {});
+
+}  // namespace scaleopt

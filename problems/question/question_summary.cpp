@@ -1,0 +1,161 @@
+#include "scaleopt/problems/question/question_summary.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace scaleopt {
+namespace {
+
+AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
+  AnswerSummary s;
+  const LifetimePlan& plan = a.plan;
+  s.status = plan.solve.status;
+  s.path = path;
+  s.rl_tokens = a.rl_tokens;
+  s.inference_tokens = a.inference_tokens;
+  if (s.status == Status::infeasible) return s;
+  s.params = a.total_params;
+  s.active_params = a.active_params;
+  s.pretrain_tokens = plan.pretrain_tokens;
+  s.loss = plan.loss;
+  s.cost = plan.cost;
+  s.shares = a.shares;
+  s.chinchilla_tokens = a.chinchilla_tokens;
+  s.over_chinchilla = a.over_chinchilla;
+  const ChinchillaComparison& c = a.vs_chinchilla;
+  if (c.chinchilla.solve.status != Status::infeasible) {
+    s.vs_params = c.params_ratio;
+    s.vs_tokens = c.tokens_ratio;
+    s.vs_cost = c.cost_ratio;
+    s.chinchilla_params = c.chinchilla.params;
+    s.chinchilla_pretrain_tokens = c.chinchilla.pretrain_tokens;
+  }
+  s.kkt_residual = plan.solve.kkt_residual;
+  s.constraint_violation = plan.solve.constraint_violation;
+  s.reference_relative_difference = plan.reference_relative_difference;
+  return s;
+}
+
+// At or above this N or D a plan sits on the bound of the search (1e30, kLogUpperBound: exp of
+// it rounds to within an ulp or two of 1e30).
+constexpr double kAtUpperBound = 1e30 * (1.0 - 1e-9);
+
+AnswerSummary cleared(const AnswerSummary& a, Status status) {
+  AnswerSummary s;
+  s.status = status;
+  s.path = a.path;
+  s.rl_tokens = a.rl_tokens;
+  s.inference_tokens = a.inference_tokens;
+  return s;
+}
+
+std::string which_text(std::string_view which) {
+  return which.empty() ? "the plan's" : std::string(which);
+}
+
+}  // namespace
+
+std::optional<AnswerDefect> answer_defect(const AnswerSummary& a, bool priced,
+                                          std::string_view which) {
+  if (a.status != Status::converged) return std::nullopt;
+  const std::pair<const char*, double> figures[] = {
+      {"parameters", a.params},
+      {"active parameters", a.active_params},
+      {"pretraining tokens", a.pretrain_tokens},
+      {"RL tokens", a.rl_tokens},
+      {"inference tokens", a.inference_tokens},
+      {"loss", a.loss},
+      {"pretraining FLOPs", a.cost.pretrain.flops},
+      {"RL FLOPs", a.cost.rl.flops},
+      {"inference FLOPs", a.cost.inference.flops},
+      {"pretraining GPU-hours", a.cost.pretrain.gpu_hours},
+      {"RL GPU-hours", a.cost.rl.gpu_hours},
+      {"inference GPU-hours", a.cost.inference.gpu_hours},
+      {"pretraining cost", priced ? a.cost.pretrain.usd : 0.0},
+      {"RL cost", priced ? a.cost.rl.usd : 0.0},
+      {"inference cost", priced ? a.cost.inference.usd : 0.0},
+      {"total cost", priced ? a.cost.total().usd : a.cost.total().flops},
+      {"pretraining share", a.shares.pretrain},
+      {"RL share", a.shares.rl},
+      {"inference share", a.shares.inference},
+      {"Chinchilla tokens", a.chinchilla_tokens},
+      {"tokens over Chinchilla", a.over_chinchilla},
+      // NaN when no equal-quality Chinchilla-style model exists, but never infinite.
+      {"parameters vs Chinchilla", std::isnan(a.vs_params) ? 0.0 : a.vs_params},
+      {"tokens vs Chinchilla", std::isnan(a.vs_tokens) ? 0.0 : a.vs_tokens},
+      {"cost vs Chinchilla", std::isnan(a.vs_cost) ? 0.0 : a.vs_cost},
+  };
+  for (const auto& [name, value] : figures) {
+    if (!std::isfinite(value)) {
+      std::ostringstream message;
+      message << which_text(which) << " " << name << " came out as " << value
+              << ": an input lies beyond what double precision can cost";
+      return AnswerDefect{Status::invalid_input, message.str()};
+    }
+  }
+  if (a.active_params >= kAtUpperBound || a.pretrain_tokens >= kAtUpperBound) {
+    std::ostringstream message;
+    message << which_text(which) << " "
+            << (a.active_params >= kAtUpperBound ? "parameters" : "pretraining tokens")
+            << " reach 1e30, the most the model considers: the answer lies at or beyond that "
+               "bound, out of its range";
+    return AnswerDefect{Status::infeasible, message.str()};
+  }
+  return std::nullopt;
+}
+
+void settle_answers(QuestionSolution& solution) {
+  const bool priced = is_priced(solution.kind);
+  const bool heuristic = solution.kind == ProblemKind::equal_cost;
+  auto settle = [&](QuestionAnswer& answer, std::string_view which) {
+    if (const auto defect = answer_defect(summary_of(answer, SolvePath::nlopt), priced, which)) {
+      answer.plan.solve.status = defect->status;
+      answer.plan.solve.message = defect->message;
+    }
+  };
+  settle(solution.answer, heuristic ? "the heuristic's" : "the plan's");
+  if (solution.optimum) settle(*solution.optimum, "the optimum's");
+  if (solution.status() != Status::converged) {
+    solution.heuristic_overpay = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+void settle_answers(QuestionSummary& summary) {
+  const bool priced = is_priced(summary.kind);
+  for (AnswerSummary* answer : {&summary.answer, &summary.optimum}) {
+    if (answer == &summary.optimum && !summary.has_optimum) continue;
+    if (const auto defect = answer_defect(*answer, priced, "")) {
+      *answer = cleared(*answer, defect->status);
+    }
+  }
+  if (summary.status() != Status::converged) summary.heuristic_overpay = AnswerSummary::kNaN;
+}
+
+bool is_priced(ProblemKind kind) {
+  return kind != ProblemKind::min_lifetime_flops;
+}
+
+Status QuestionSummary::status() const {
+  if (answer.status != Status::converged) return answer.status;
+  if (has_optimum && optimum.status != Status::converged) return optimum.status;
+  return Status::converged;
+}
+
+QuestionSummary summarize(const QuestionSolution& solution) {
+  QuestionSummary summary;
+  summary.kind = solution.kind;
+  summary.unit = solution.unit;
+  const bool heuristic = solution.kind == ProblemKind::equal_cost;
+  summary.answer =
+      summary_of(solution.answer, heuristic ? SolvePath::closed_form : SolvePath::nlopt);
+  if (solution.optimum) {
+    summary.has_optimum = true;
+    summary.optimum = summary_of(*solution.optimum, SolvePath::nlopt);
+    if (summary.optimum.status == Status::converged) {
+      summary.heuristic_overpay = solution.heuristic_overpay;
+    }
+  }
+  return summary;
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,86 @@
+#pragma once
+// The numbers of a lifecycle answer, flat: no strings and no vectors, so that sweeps and Monte
+// Carlo can hold and copy millions of them. Fields mirror the JSON keys of `scaleopt solve`
+// (report/lifecycle_output.hpp); a number that does not exist (an infeasible plan, a FLOPs
+// problem's dollars) is NaN.
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "scaleopt/problems/question/question_solve.hpp"
+
+namespace scaleopt {
+
+// How a plan was found.
+enum class SolvePath : unsigned char {
+  closed_form,  // the equal-cost heuristic
+  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
+  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
+};
+
+struct AnswerSummary {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double params = kNaN;  // total parameters
+  double active_params = kNaN;
+  double pretrain_tokens = kNaN;
+  double rl_tokens = kNaN;
+  double inference_tokens = kNaN;
+  double loss = kNaN;
+  LifetimeCost cost;  // NaN when infeasible
+  CostShares shares{kNaN, kNaN, kNaN};
+  double chinchilla_tokens = kNaN;
+  double over_chinchilla = kNaN;
+  // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
+  double vs_params = kNaN;
+  double vs_tokens = kNaN;
+  double vs_cost = kNaN;
+  double chinchilla_params = kNaN;
+  double chinchilla_pretrain_tokens = kNaN;
+  Status status = Status::not_converged;
+  SolvePath path = SolvePath::nlopt;
+  double kkt_residual = kNaN;
+  double constraint_violation = kNaN;
+  double reference_relative_difference = kNaN;  // NLopt vs the 1-D reduction (NLopt path only)
+};
+
+struct QuestionSummary {
+  ProblemKind kind = ProblemKind::min_lifetime_cost;
+  CostUnit unit = CostUnit::usd;
+  AnswerSummary answer;  // equal-cost: the heuristic
+  bool has_optimum = false;
+  AnswerSummary optimum;  // equal-cost: the true optimum at the heuristic's loss
+  double heuristic_overpay = AnswerSummary::kNaN;
+  // converged only when every plan is (as QuestionSolution::status).
+  Status status() const;
+};
+
+// The numbers of a full solution (the NLopt path).
+QuestionSummary summarize(const QuestionSolution& solution);
+
+// Why an answer the solver verified is still no answer to the question, or nullopt:
+//  - a figure overflowed to inf or nan (status invalid_input): an input lies beyond what double
+//    precision can cost, such as an MFU of 1e-300;
+//  - N or D sits at 1e30, the bound of the search (status infeasible): the optimum lies at or
+//    beyond it, out of the range the model covers, as with a target that needs more than 1e30
+//    parameters or tokens.
+// `which` names the plan in the message ("the heuristic's", "the optimum's", or "the plan's").
+struct AnswerDefect {
+  Status status = Status::invalid_input;
+  std::string message;
+};
+std::optional<AnswerDefect> answer_defect(const AnswerSummary& answer, bool priced,
+                                          std::string_view which);
+
+// Applies answer_defect to every converged plan: its status and message become the defect's
+// (and a summary's numbers NaN, so that none is printed), so that sweeps, Monte Carlo and
+// `solve` never count such a plan as converged. solve_question and solve_question_fast call
+// these.
+void settle_answers(QuestionSolution& solution);
+void settle_answers(QuestionSummary& summary);
+
+// Dollars are NaN for a FLOPs problem (no prices), as in `solve --json`.
+bool is_priced(ProblemKind kind);
+
+}  // namespace scaleopt

@@ -1,0 +1,184 @@
+#include "scaleopt/problems/serving/serving_plan.hpp"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/solver/root_find.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Largest batch searched: far beyond any HBM (1e15 sequences).
+const double kLogMaxBatch = std::log(1e15);
+
+std::string replica_text(const Roofline& r, const ServingSetup& setup) {
+  std::ostringstream text;
+  text << "a replica of " << format_quantity(r.chips, Unit::number, 6) << " x " << setup.chip.id
+       << " has " << format_quantity(r.hbm_bytes, Unit::bytes) << " of HBM";
+  return text.str();
+}
+
+std::string bytes(double value) {
+  return format_quantity(value, Unit::bytes);
+}
+
+[[noreturn]] void does_not_fit(const Roofline& r, const ServingSetup& setup, double batch,
+                               double context, std::string_view prefix, std::string_view field) {
+  const double kv = hbm_bytes_needed(r, batch, context) - r.weight_bytes;
+  std::ostringstream message;
+  if (batch == 0.0) {
+    message << "the model does not fit: its weights alone need " << bytes(r.weight_bytes) << " but "
+            << replica_text(r, setup) << "; use more chips per replica or a lower precision";
+    throw field_error(qualified_field(prefix, field), message.str());
+  }
+  message << "the model does not fit: it needs " << bytes(hbm_bytes_needed(r, batch, context))
+          << " (weights " << bytes(r.weight_bytes) << " + KV cache " << bytes(kv) << " for "
+          << format_quantity(batch, Unit::number, 6) << (batch == 1.0 ? " sequence" : " sequences")
+          << " at context " << format_quantity(context, Unit::count, 4) << ") but "
+          << replica_text(r, setup) << "; use more chips per replica or a lower precision";
+  throw field_error(qualified_field(prefix, field), message.str());
+}
+
+std::string seconds(double value) {
+  if (value < 1.0) {
+    std::ostringstream text;
+    text << format_scientific(value * 1e3, 3) << "ms";
+    return text.str();
+  }
+  return format_quantity(value, Unit::seconds);
+}
+
+struct Candidate {
+  double batch;
+  BatchBound bound;
+};
+
+}  // namespace
+
+std::string_view to_string(BatchBound bound) {
+  switch (bound) {
+    case BatchBound::given:
+      return "given";
+    case BatchBound::balance:
+      return "compute-bound";
+    case BatchBound::hbm:
+      return "HBM full";
+    case BatchBound::latency:
+      return "latency target";
+    case BatchBound::mfu:
+      return "fixed MFUs";
+  }
+  return "given";
+}
+
+ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double context_tokens,
+                         std::string_view prefix) {
+  ServingPlan plan;
+  plan.context_tokens = context_tokens;
+  const double S = context_tokens;
+  if (r.weight_bytes > r.hbm_bytes) does_not_fit(r, setup, 0.0, S, prefix, "chips");
+  const auto latency = setup.latency_per_token_seconds;
+
+  if (setup.batch) {
+    plan.batch = *setup.batch;
+    plan.bound = BatchBound::given;
+    if (hbm_bytes_needed(r, plan.batch, S) > r.hbm_bytes) {
+      does_not_fit(r, setup, plan.batch, S, prefix, "batch");
+    }
+    const DecodeStep step = decode_step(r, plan.batch, S);
+    if (latency && step.seconds() > *latency) {
+      throw field_error(qualified_field(prefix, "latency_per_token"),
+                        "batch " + format_quantity(plan.batch, Unit::number, 6) + " takes " +
+                            seconds(step.seconds()) + " per decode step, above the target " +
+                            seconds(*latency));
+    }
+    plan.status = Status::converged;
+    plan.message = "batch given";
+  } else {
+    if (hbm_bytes_needed(r, 1.0, S) > r.hbm_bytes) does_not_fit(r, setup, 1.0, S, prefix, "chips");
+    if (latency && decode_step(r, 1.0, S).seconds() > *latency) {
+      throw field_error(qualified_field(prefix, "latency_per_token"),
+                        "unreachable: a decode step takes at least " +
+                            seconds(decode_step(r, 1.0, S).seconds()) + " (batch 1 reads all " +
+                            bytes(r.weight_bytes) + " of weights), above the target " +
+                            seconds(*latency));
+    }
+    // Each constraint as a monotone function of x = ln B, zero where it binds.
+    auto balance = [&](double x) {
+      const DecodeStep step = decode_step(r, std::exp(x), S);
+      return std::log(step.compute_seconds / step.memory_seconds);
+    };
+    auto memory = [&](double x) {
+      return std::log(hbm_bytes_needed(r, std::exp(x), S) / r.hbm_bytes);
+    };
+    auto step_time = [&](double x) {
+      return std::log(decode_step(r, std::exp(x), S).seconds() / *latency);
+    };
+    std::optional<Candidate> best;
+    std::string failure;
+    auto consider = [&](RootResult root, BatchBound bound) {
+      if (root.status == Status::infeasible) return;  // never binds below the search limit
+      if (root.status != Status::converged) {
+        failure = std::string(to_string(bound)) + " root: " + root.message;
+        return;
+      }
+      const double batch = std::exp(root.x);
+      if (!best || batch < best->batch) best = Candidate{batch, bound};
+    };
+    if (balance(0.0) >= 0.0) {
+      best = Candidate{1.0, BatchBound::balance};  // compute-bound from the first sequence
+    } else {
+      consider(find_root_in_bracket(balance, 0.0, kLogMaxBatch), BatchBound::balance);
+    }
+    consider(find_root_in_bracket(memory, 0.0, kLogMaxBatch), BatchBound::hbm);
+    if (latency) consider(find_root_in_bracket(step_time, 0.0, kLogMaxBatch), BatchBound::latency);
+    if (!failure.empty()) {
+      plan.status = Status::not_converged;
+      plan.message = "best batch not found: " + failure;
+    } else if (!best) {
+      plan.status = Status::not_converged;
+      plan.message = "no constraint binds below 1e15 sequences";
+    } else {
+      plan.status = Status::converged;
+      plan.message = "best batch (TOMS 748 on ln B): " + std::string(to_string(best->bound));
+    }
+    plan.batch = best ? best->batch : std::exp(kLogMaxBatch);
+    plan.bound = best ? best->bound : BatchBound::balance;
+  }
+  plan.step = decode_step(r, plan.batch, S);
+  plan.prefill = prefill_token(r, S);
+  plan.output_token = output_token_cost(r, plan.step);
+  plan.input_token = input_token_cost(r, plan.prefill);
+  plan.hbm_bytes_needed = hbm_bytes_needed(r, plan.batch, S);
+  return plan;
+}
+
+ServingPlan plan_serving_by_mfu(const Roofline& r, const ServingSetup& setup,
+                                double context_tokens) {
+  ServingPlan plan;
+  plan.status = Status::converged;
+  plan.message = "priced at fixed utilizations (prefill and decode MFU)";
+  plan.context_tokens = context_tokens;
+  plan.bound = BatchBound::mfu;
+  const double flops_per_token = 2.0 * r.active_params;
+  const double decode_mfu = setup.decode_mfu.value_or(setup.prefill_mfu);
+  plan.input_token = cost_at_utilization(flops_per_token, r.peak_flop_per_second / r.chips,
+                                         setup.prefill_mfu, r.usd_per_chip_hour);
+  plan.output_token = cost_at_utilization(flops_per_token, r.peak_flop_per_second / r.chips,
+                                          decode_mfu, r.usd_per_chip_hour);
+  plan.hbm_bytes_needed = r.weight_bytes;
+  return plan;
+}
+
+ServingPlan plan_inference(const Roofline& r, const ServingSetup& setup, double context_tokens,
+                           std::string_view prefix) {
+  if (setup.pricing == InferencePricing::mfu) return plan_serving_by_mfu(r, setup, context_tokens);
+  return plan_serving(r, setup, context_tokens, prefix);
+}
+
+}  // namespace scaleopt

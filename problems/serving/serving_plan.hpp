@@ -1,0 +1,63 @@
+#pragma once
+// The serving plan of a replica at one context length: the batch (given, or the best one),
+// the decode step it gives, and the cost of an input and an output token.
+//
+// The best batch minimises the cost per output token, price * max(t_compute, t_memory) / B,
+// subject to the HBM capacity and an optional per-token latency target. That cost never rises
+// with B (t_compute / B is constant, t_memory / B falls), so the optimum is the smallest B at
+// which a constraint binds: decode turns compute-bound (cost cannot fall further), HBM is full,
+// or the step reaches the latency target. Each is the root of a monotone function of ln B,
+// found by TOMS 748 (solver/root_find.hpp); the first to bind is the answer.
+
+#include <string>
+#include <string_view>
+
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/solver/status.hpp"
+
+namespace scaleopt {
+
+// What fixed the batch.
+enum class BatchBound {
+  given,    // the setup names the batch
+  balance,  // decode turned compute-bound: larger batches cost the same per token
+  hbm,      // weights plus KV caches fill the replica's HBM
+  latency,  // the decode step reached the latency target
+  mfu,      // not batched: priced at fixed utilizations (pricing = mfu)
+};
+std::string_view to_string(BatchBound bound);
+
+struct ServingPlan {
+  Status status = Status::not_converged;  // converged: the batch is verified as chosen
+  std::string message;
+  double context_tokens = 0.0;
+  double batch = 0.0;  // sequences per decode step (continuous relaxation)
+  BatchBound bound = BatchBound::given;
+  DecodeStep step;                // at `batch`
+  PrefillToken prefill;           // one input token at this context
+  ComputeCost input_token;        // cost of one prefilled token
+  ComputeCost output_token;       // cost of one decoded token
+  double hbm_bytes_needed = 0.0;  // weights + KV caches at `batch`
+
+  // Output over input cost per token (chip-time ratio, so independent of the price).
+  double output_input_ratio() const { return output_token.chip_hours / input_token.chip_hours; }
+};
+
+// Throws InputError (fields named with `prefix`: "inference", "rl", or "--" for flags) when the
+// weights, or one sequence, do not fit the replica's HBM, when a given batch does not fit, or
+// when no batch meets the latency target; the message says how much is needed and available.
+ServingPlan plan_serving(const Roofline& roofline, const ServingSetup& setup, double context_tokens,
+                         std::string_view prefix);
+
+// pricing = mfu (Sardana et al. 2024): a token costs 2 N_active FLOPs at prefill_mfu (input) or
+// decode_mfu (output) of the replica's peak; no batch and no memory check.
+ServingPlan plan_serving_by_mfu(const Roofline& roofline, const ServingSetup& setup,
+                                double context_tokens);
+
+// The plan the setup's pricing asks for: the roofline's, or the fixed utilizations'.
+ServingPlan plan_inference(const Roofline& roofline, const ServingSetup& setup,
+                           double context_tokens, std::string_view prefix);
+
+}  // namespace scaleopt

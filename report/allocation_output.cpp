@@ -1,0 +1,104 @@
+#include "scaleopt/report/allocation_output.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/table.hpp"
+
+namespace scaleopt::report {
+namespace {
+
+// %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
+std::string plain(double value, int significant = 6) {
+  return format_quantity(value, Unit::number, significant);
+}
+
+std::string rule_text(const AllocationRule& rule) {
+  if (rule.tokens_per_param) return plain(*rule.tokens_per_param) + " tokens per parameter";
+  return "compute-optimal frontier of the law";
+}
+
+}  // namespace
+
+std::string describe_coefficients(const LossLaw& law) {
+  std::ostringstream s;
+  s << "E=" << law.E << " A=" << law.A << " B=" << law.B << " alpha=" << law.alpha
+    << " beta=" << law.beta << "; " << law.source;
+  return s.str();
+}
+
+std::string describe_law(const LossLaw& law) {
+  std::ostringstream s;
+  s << law.name << " (E=" << law.E << " A=" << law.A << " B=" << law.B << " alpha=" << law.alpha
+    << " beta=" << law.beta << ")";
+  return s.str();
+}
+
+Json finite_or_null(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+Json law_json(const LossLaw& law) {
+  return Json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
+              {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};
+}
+
+Json allocation_json(const Allocation& allocation, const AllocationRule& rule) {
+  Json json{{"params", allocation.params},
+            {"tokens", allocation.tokens},
+            {"compute_flops", allocation.compute_flops},
+            {"loss", allocation.loss},
+            {"tokens_per_param", allocation.tokens_per_param()},
+            {"status", std::string(to_string(allocation.solve.status))},
+            {"message", allocation.solve.message},
+            {"algorithm", allocation.solve.algorithm},
+            {"kkt_residual", allocation.solve.kkt_residual},
+            {"constraint_violation", allocation.solve.constraint_violation},
+            {"evaluations", allocation.solve.evaluations},
+            {"closed_form_relative_difference", allocation.closed_form_relative_difference}};
+  if (rule.tokens_per_param) {
+    json["rule"] = Json{{"tokens_per_param", *rule.tokens_per_param}};
+  } else {
+    json["rule"] = "law";
+  }
+  json["law"] = law_json(rule.law);
+  return json;
+}
+
+std::string allocation_text(const std::string& title, const Allocation& allocation,
+                            const AllocationRule& rule) {
+  std::ostringstream out;
+  const bool converged = allocation.solve.converged();
+  if (!converged) {
+    out << "STATUS: " << to_string(allocation.solve.status) << ": " << allocation.solve.message
+        << "\n";
+    out << "The numbers below are the solver's last iterate, not an optimum.\n";
+  }
+  Table table(converged ? title : "Last iterate, NOT an optimum: " + title);
+  table.row("params", format_scientific(allocation.params, 4),
+            format_quantity(allocation.params, Unit::count));
+  table.row("tokens", format_scientific(allocation.tokens, 4),
+            format_quantity(allocation.tokens, Unit::count));
+  table.row("tokens per param", plain(allocation.tokens_per_param(), 4));
+  table.row("compute", format_scientific(allocation.compute_flops, 4), "FLOPs (6 N D)");
+  table.row("loss", plain(allocation.loss, 6), "nats/token");
+  table.row("law", rule.law.name, describe_coefficients(rule.law));
+  table.row("rule", rule_text(rule));
+  if (converged) table.row("status", "converged", allocation.solve.message);
+  if (std::isfinite(allocation.closed_form_relative_difference)) {
+    table.row("closed form",
+              "agrees to " + format_scientific(allocation.closed_form_relative_difference, 2),
+              "relative difference in N and D (Hoffmann et al. 2022, Eq. 4)");
+  }
+  table.print(out);
+  if (!rule.tokens_per_param && allocation.tokens_per_param() > 40.0) {
+    out << "note: this law's frontier gives " << plain(allocation.tokens_per_param(), 3)
+        << " tokens per parameter, far from the '20 tokens per parameter' rule (Hoffmann's "
+           "Approach 1); --tokens-per-param 20 applies that rule, --law epoch2024 is a refit "
+           "close to it (docs/model.md).\n";
+  }
+  return out.str();
+}
+
+}  // namespace scaleopt::report

@@ -1,0 +1,33 @@
+#pragma once
+// How an Allocation (and the law behind it) is shown: a table for people, JSON for programs.
+
+#include <string>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/problems/compute_optimal/allocation.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/report/json.hpp"
+
+namespace scaleopt::report {
+
+Json law_json(const LossLaw& law);
+
+// JSON has no NaN or infinity: such values become null.
+Json finite_or_null(double value);
+
+// Keys: params, tokens, compute_flops, loss, tokens_per_param, status, message, algorithm,
+// kkt_residual, constraint_violation, evaluations, closed_form_relative_difference, rule, law.
+Json allocation_json(const Allocation& allocation, const AllocationRule& rule);
+
+// The title line, then the rows; a status other than converged comes first and the numbers
+// are labelled as the last iterate, not an optimum.
+std::string allocation_text(const std::string& title, const Allocation& allocation,
+                            const AllocationRule& rule);
+
+// "E=1.8172 A=482.01 B=2085.43 alpha=0.3478 beta=0.3658; <source>"
+std::string describe_coefficients(const LossLaw& law);
+
+// "epoch2024 (E=1.8172 A=482.01 B=2085.43 alpha=0.3478 beta=0.3658)"
+std::string describe_law(const LossLaw& law);
+
+}  // namespace scaleopt::report

@@ -1,0 +1,283 @@
+#include "scaleopt/report/lifecycle_output.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/table.hpp"
+
+namespace scaleopt::report {
+namespace {
+
+// JSON has no NaN or infinity: such values become null.
+Json number(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+Json phase_json(const PhaseCost& cost, bool priced) {
+  return Json{{"flops", number(cost.flops)},
+              {"gpu_hours", number(cost.gpu_hours)},
+              {"usd", priced ? number(cost.usd) : Json(nullptr)}};
+}
+
+Json answer_json(const QuestionAnswer& a, ProblemKind kind, bool priced) {
+  const LifetimePlan& plan = a.plan;
+  Json json{{"problem", std::string(to_string(kind))},
+            {"params", number(a.total_params)},
+            {"active_params", number(a.active_params)},
+            {"pretrain_tokens", number(plan.pretrain_tokens)},
+            {"rl_tokens", number(a.rl_tokens)},
+            {"inference_tokens", number(a.inference_tokens)},
+            {"loss", number(plan.loss)}};
+  json["cost"] = Json{{"pretrain", phase_json(plan.cost.pretrain, priced)},
+                      {"rl", phase_json(plan.cost.rl, priced)},
+                      {"inference", phase_json(plan.cost.inference, priced)},
+                      {"total", phase_json(plan.cost.total(), priced)}};
+  json["cost_shares"] = Json{{"pretrain", number(a.shares.pretrain)},
+                             {"rl", number(a.shares.rl)},
+                             {"inference", number(a.shares.inference)}};
+  json["chinchilla_tokens"] = number(a.chinchilla_tokens);
+  json["over_chinchilla"] = number(a.over_chinchilla);
+  const ChinchillaComparison& c = a.vs_chinchilla;
+  json["vs_chinchilla"] =
+      Json{{"params", number(c.params_ratio)},
+           {"tokens", number(c.tokens_ratio)},
+           {"cost", number(c.cost_ratio)},
+           {"chinchilla_params", number(c.chinchilla.params)},
+           {"chinchilla_pretrain_tokens", number(c.chinchilla.pretrain_tokens)}};
+  json["status"] = std::string(to_string(plan.solve.status));
+  json["message"] = plan.solve.message;
+  json["algorithm"] = plan.solve.algorithm;
+  json["kkt_residual"] = number(plan.solve.kkt_residual);
+  json["constraint_violation"] = number(plan.solve.constraint_violation);
+  json["reference_relative_difference"] = number(plan.reference_relative_difference);
+  return json;
+}
+
+std::string tokens_text(double tokens) {
+  return format_scientific(tokens, 3) + " (" + format_quantity(tokens, Unit::count) + ")";
+}
+
+std::string cost_text(const PhaseCost& cost, CostUnit unit, bool priced, double share) {
+  std::string text;
+  if (priced) {
+    text = format_quantity(cost.usd, Unit::usd);
+  } else {
+    text = format_scientific(cost.flops, 3) + " FLOPs";
+  }
+  if (unit == CostUnit::gpu_hours && priced) {
+    text += ", " + format_quantity(cost.gpu_hours, Unit::count) + " GPU-h";
+  }
+  if (std::isfinite(share)) text += " (" + format_quantity(100 * share, Unit::number, 3) + "%)";
+  return text;
+}
+
+std::string percent(double ratio) {
+  return format_quantity(100 * ratio, Unit::number, 4) + "%";
+}
+
+std::string rule_text(const ProblemSpec& spec) {
+  if (spec.tokens_per_param) {
+    return format_quantity(*spec.tokens_per_param, Unit::number, 4) + " tokens per parameter";
+  }
+  return "the law's compute-optimal frontier";
+}
+
+std::string title_of(const QuestionSolution& s, const Scenario& scenario) {
+  switch (s.kind) {
+    case ProblemKind::min_lifetime_flops:
+      return "Cheapest lifetime plan in FLOPs reaching loss " +
+             format_quantity(s.target_loss, Unit::number, 5) + " (Sardana et al. 2024, Eq. 3)";
+    case ProblemKind::min_lifetime_cost:
+      return "Cheapest lifetime plan in dollars reaching loss " +
+             format_quantity(s.target_loss, Unit::number, 5);
+    case ProblemKind::equal_cost:
+      return "Equal-cost heuristic (the talk) beside its true optimum at the same loss";
+    case ProblemKind::max_quality:
+      return "Best model the lifetime budget buys (" + scenario.file + ")";
+  }
+  return "";
+}
+
+void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, CostUnit unit,
+              bool priced, const Scenario& scenario) {
+  auto row = [&](const std::string& label, auto value_of) {
+    std::vector<std::string> cells{label};
+    for (const QuestionAnswer* a : answers) cells.push_back(value_of(*a));
+    table.cells(cells);
+  };
+  row("params (active)",
+      [](const QuestionAnswer& a) { return format_quantity(a.active_params, Unit::count, 4); });
+  row("pretraining tokens",
+      [](const QuestionAnswer& a) { return tokens_text(a.plan.pretrain_tokens); });
+  row("over Chinchilla", [](const QuestionAnswer& a) {
+    return format_quantity(a.over_chinchilla, Unit::number, 4) +
+           "x (rule: " + format_quantity(a.chinchilla_tokens, Unit::count) + ")";
+  });
+  row("RL tokens", [](const QuestionAnswer& a) { return tokens_text(a.rl_tokens); });
+  row("inference tokens", [](const QuestionAnswer& a) { return tokens_text(a.inference_tokens); });
+  row("loss",
+      [](const QuestionAnswer& a) { return format_quantity(a.plan.loss, Unit::number, 6); });
+  row("cost: pretraining", [&](const QuestionAnswer& a) {
+    return cost_text(a.plan.cost.pretrain, unit, priced, a.shares.pretrain);
+  });
+  row("      RL", [&](const QuestionAnswer& a) {
+    return cost_text(a.plan.cost.rl, unit, priced, a.shares.rl);
+  });
+  row("      inference", [&](const QuestionAnswer& a) {
+    return cost_text(a.plan.cost.inference, unit, priced, a.shares.inference);
+  });
+  row("      total", [&](const QuestionAnswer& a) {
+    return cost_text(a.plan.cost.total(), unit, priced, NAN) +
+           (priced ? ", " + format_scientific(a.plan.cost.total().flops, 3) + " FLOPs" : "");
+  });
+  if (priced) {
+    row("GPU-hours", [](const QuestionAnswer& a) {
+      const LifetimeCost& c = a.plan.cost;
+      return format_quantity(c.total().gpu_hours, Unit::count) + " (pretraining " +
+             format_quantity(c.pretrain.gpu_hours, Unit::count) + ", RL " +
+             format_quantity(c.rl.gpu_hours, Unit::count) + ", inference " +
+             format_quantity(c.inference.gpu_hours, Unit::count) + ")";
+    });
+  }
+  if (priced && scenario.training.cluster_chips > 0.0) {
+    const double chips = scenario.training.cluster_chips;
+    row("pretraining wall-clock", [chips](const QuestionAnswer& a) {
+      return format_quantity(a.plan.cost.pretrain.gpu_hours / chips * kSecondsPerHour,
+                             Unit::seconds) +
+             " on " + format_quantity(chips, Unit::count) + " " + "chips";
+    });
+  }
+  if (priced && scenario.demand.duration_seconds && *scenario.demand.duration_seconds > 0.0) {
+    const double hours = *scenario.demand.duration_seconds / kSecondsPerHour;
+    row("serving fleet", [hours](const QuestionAnswer& a) {
+      return format_quantity(a.plan.cost.inference.gpu_hours / hours, Unit::count) +
+             " chips busy on average";
+    });
+  }
+  row("vs Chinchilla, same loss", [](const QuestionAnswer& a) {
+    const ChinchillaComparison& c = a.vs_chinchilla;
+    if (c.chinchilla.solve.status == Status::infeasible)
+      return "n/a: " + c.chinchilla.solve.message;
+    return "params " + percent(c.params_ratio) + ", tokens " + percent(c.tokens_ratio) + ", cost " +
+           percent(c.cost_ratio);
+  });
+}
+
+}  // namespace
+
+Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
+  const bool priced = s.kind != ProblemKind::min_lifetime_flops;
+  Json json = answer_json(s.answer, s.kind, priced);
+  if (s.optimum) {
+    json["optimum"] = answer_json(*s.optimum, s.kind, priced);
+    json["heuristic_overpay"] = number(s.heuristic_overpay);
+  }
+  json["unit"] = std::string(to_string(s.unit));
+  json["law"] = law_json(law);
+  json["rule"] = scenario.problem.tokens_per_param
+                     ? Json{{"tokens_per_param", *scenario.problem.tokens_per_param}}
+                     : Json("law");
+  json["scenario"] = scenario.file;
+  json["assumptions"] = scenario.assumptions;
+  return json;
+}
+
+Table solution_table(const Scenario& scenario, const QuestionSolution& s) {
+  const bool converged = s.status() == Status::converged;
+  const bool priced = s.kind != ProblemKind::min_lifetime_flops;
+  Table table(title_of(s, scenario));
+  std::vector<const QuestionAnswer*> answers{&s.answer};
+  if (s.optimum) {
+    table.header(
+        {"", "heuristic", converged ? "optimum (same loss)" : "last iterate (NOT optimal)"});
+    answers.push_back(&*s.optimum);
+  } else {
+    table.header({"", converged ? "optimum" : "last iterate (NOT optimal)"});
+  }
+  add_rows(table, answers, s.unit, priced, scenario);
+  return table;
+}
+
+Table chinchilla_table(const Scenario& scenario, const QuestionSolution& s) {
+  const bool priced = s.kind != ProblemKind::min_lifetime_flops;
+  const QuestionAnswer& best = s.optimum ? *s.optimum : s.answer;
+  const LifetimePlan& chinchilla = best.vs_chinchilla.chinchilla;
+  const bool compared = chinchilla.solve.status != Status::infeasible && chinchilla.params > 0.0;
+  std::vector<const LifetimePlan*> plans{&best.plan};
+  Table table("The plan beside the Chinchilla-style model of the same loss (rule: " +
+              rule_text(scenario.problem) + ")");
+  if (compared) {
+    plans.push_back(&chinchilla);
+    table.header({"", s.optimum ? "optimum" : "plan", "Chinchilla-style, same loss"});
+  } else {
+    table.header({"", s.optimum ? "optimum" : "plan"});
+  }
+  auto row = [&](const std::string& label, auto value_of) {
+    std::vector<std::string> cells{label};
+    for (const LifetimePlan* plan : plans) cells.push_back(value_of(*plan));
+    table.cells(cells);
+  };
+  row("params (active)",
+      [](const LifetimePlan& p) { return format_quantity(p.params, Unit::count, 4); });
+  row("pretraining tokens", [](const LifetimePlan& p) { return tokens_text(p.pretrain_tokens); });
+  row("tokens per parameter", [](const LifetimePlan& p) {
+    return format_quantity(p.pretrain_tokens / p.params, Unit::number, 4);
+  });
+  row("loss", [](const LifetimePlan& p) { return format_quantity(p.loss, Unit::number, 6); });
+  const CostUnit unit = s.unit;
+  auto share_of = [unit](const LifetimePlan& p, const PhaseCost& phase) {
+    return in_unit(unit, phase) / in_unit(unit, p.cost.total());
+  };
+  row("cost: pretraining", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.pretrain, unit, priced, share_of(p, p.cost.pretrain));
+  });
+  row("      RL", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.rl, unit, priced, share_of(p, p.cost.rl));
+  });
+  row("      inference", [&](const LifetimePlan& p) {
+    return cost_text(p.cost.inference, unit, priced, share_of(p, p.cost.inference));
+  });
+  row("      total",
+      [&](const LifetimePlan& p) { return cost_text(p.cost.total(), unit, priced, NAN); });
+  return table;
+}
+
+std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
+                                        const QuestionSolution& s) {
+  std::vector<std::string> notes;
+  if (s.optimum && s.status() == Status::converged) {
+    notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay) +
+                    " against the optimum, whose cost shares are pretraining " +
+                    percent(s.optimum->shares.pretrain) + ", RL " + percent(s.optimum->shares.rl) +
+                    ", inference " + percent(s.optimum->shares.inference));
+  }
+  notes.push_back("law " + describe_law(law) + "; Chinchilla rule: " + rule_text(scenario.problem));
+  const LifetimePlan& last = s.optimum ? s.optimum->plan : s.answer.plan;
+  std::string solver = "solver: " + last.solve.message;
+  if (std::isfinite(last.reference_relative_difference)) {
+    solver +=
+        "; 1-D reduction agrees to " + format_scientific(last.reference_relative_difference, 2);
+  }
+  notes.push_back(solver);
+  return notes;
+}
+
+std::string solution_text(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
+  std::ostringstream out;
+  if (s.status() != Status::converged) {
+    out << "STATUS: " << to_string(s.status()) << ": " << s.message() << "\n";
+    out << "The numbers below are the solver's last iterate, not an optimum.\n";
+  }
+  solution_table(scenario, s).print(out);
+  for (const std::string& note : solution_notes(scenario, law, s)) out << "  " << note << "\n";
+  if (!scenario.assumptions.empty()) {
+    out << "Assumptions (defaults the scenario did not set):\n";
+    for (const std::string& line : scenario.assumptions) out << "  " << line << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace scaleopt::report

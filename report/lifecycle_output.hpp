@@ -1,0 +1,42 @@
+#pragma once
+// How a lifecycle solution is shown: one screen that tells the story (demand, tokens,
+// over-Chinchilla factor, costs by phase, the heuristic beside its optimum), or JSON.
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/report/table.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+
+namespace scaleopt::report {
+
+// Keys (each answer): problem, params, active_params, pretrain_tokens, rl_tokens,
+// inference_tokens, loss, cost {pretrain, rl, inference, total: {flops, gpu_hours, usd}},
+// cost_shares, chinchilla_tokens, over_chinchilla, vs_chinchilla {params, tokens, cost},
+// status, message, kkt_residual, constraint_violation, reference_relative_difference; for
+// equal-cost `optimum` holds the same keys for the true optimum and `heuristic_overpay` the
+// heuristic's excess cost. Also unit, law, rule, scenario, assumptions.
+nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& law,
+                                     const QuestionSolution& solution);
+
+std::string solution_text(const Scenario& scenario, const LossLaw& law,
+                          const QuestionSolution& solution);
+
+// The table solution_text shows: the question as its title, a column per plan (the
+// heuristic and its optimum, or the optimum), a row per quantity.
+Table solution_table(const Scenario& scenario, const QuestionSolution& solution);
+
+// The plan (the optimum) beside the Chinchilla-style model of equal quality: parameters,
+// pretraining tokens, tokens per parameter, loss and lifetime cost by phase, formatted as in
+// solution_table. Without a Chinchilla-style model (the rule cannot reach the loss), one column.
+Table chinchilla_table(const Scenario& scenario, const QuestionSolution& solution);
+
+// The lines solution_text shows under the table: the heuristic's overpay and the optimum's
+// cost shares (equal-cost), the law and the Chinchilla rule, the solver's verdict.
+std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
+                                        const QuestionSolution& solution);
+
+}  // namespace scaleopt::report

@@ -1,0 +1,121 @@
+#include "scaleopt/report/stress_reproduction.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace scaleopt::report {
+namespace {
+
+// Shortest text that reads back as the same double ("%.17g" always does).
+std::string exact(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+std::string quoted(std::string_view text) {
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "\"" + string.
+  std::string result(1, '"');
+  result.append(text);
+  result += '"';
+  return result;
+}
+
+void law_table(std::ostream& out, const LossLaw& law) {
+  out << "[law]\nname = " << quoted(law.name) << "\nsource = " << quoted(law.source)
+      << "\nE = " << exact(law.E) << "\nA = " << exact(law.A) << "\nB = " << exact(law.B)
+      << "\nalpha = " << exact(law.alpha) << "\nbeta = " << exact(law.beta) << "\n";
+}
+
+void chip_table(std::ostream& out, const Hardware& chip) {
+  out << "\n[hardware." << chip.id << "]\nname = " << quoted(chip.name)
+      << "\nsource = " << quoted(chip.source) << "\nbf16 = " << exact(*chip.bf16_flop_per_second)
+      << "\nhbm_bandwidth = " << exact(chip.hbm_bytes_per_second)
+      << "\nhbm = " << exact(chip.hbm_bytes) << "\n";
+}
+
+void setups(std::ostream& out, const LifetimeInputs& inputs) {
+  chip_table(out, inputs.training.chip);
+  chip_table(out, inputs.serving.chip);
+  const Architecture& architecture = inputs.architecture;
+  if (architecture.total_params) {
+    out << "\n[architecture]\ntotal_params = " << exact(*architecture.total_params)
+        << "\nactive_params = " << exact(*architecture.active_params)
+        << "\nkv_bytes_per_token = " << exact(*architecture.kv_bytes_per_token) << "\n";
+  }
+  const TrainingSetup& training = inputs.training;
+  out << "\n[training]\nhardware = " << quoted(training.chip.id)
+      << "\nprecision = " << quoted(to_string(training.precision))
+      << "\nmfu = " << exact(training.mfu)
+      << "\nusd_per_chip_hour = " << exact(*training.usd_per_chip_hour) << "\n";
+  const ServingSetup& serving = inputs.serving;
+  out << "\n[inference]\nhardware = " << quoted(serving.chip.id)
+      << "\nchips = " << exact(serving.chips)
+      << "\nprecision = " << quoted(to_string(serving.precision))
+      << "\nkv_precision = " << quoted(to_string(serving.kv_precision))
+      << "\ncontext = " << exact(serving.context_tokens)
+      << "\nusd_per_chip_hour = " << exact(*serving.usd_per_chip_hour)
+      << "\npricing = " << quoted(to_string(serving.pricing)) << "\n";
+  if (serving.pricing == InferencePricing::mfu) {
+    out << "prefill_mfu = " << exact(serving.prefill_mfu)
+        << "\ndecode_mfu = " << exact(*serving.decode_mfu) << "\n";
+  } else {
+    out << "compute_efficiency = " << exact(serving.compute_efficiency)
+        << "\nbandwidth_efficiency = " << exact(serving.bandwidth_efficiency) << "\n";
+  }
+  out << "tokens = " << exact(*inputs.demand.tokens)
+      << "\noutput_fraction = " << exact(*inputs.demand.output_fraction) << "\n";
+  const RlSetup& rl = inputs.rl;
+  if (rl.rollout_tokens > 0.0) {
+    out << "\n[rl]\nrollout_tokens = " << exact(rl.rollout_tokens)
+        << "\ntrained_fraction = " << exact(rl.trained_fraction)
+        << "\nextra_forward_passes = " << exact(rl.extra_forward_passes) << "\n";
+  }
+}
+
+void problem_table(std::ostream& out, const ProblemSpec& problem) {
+  out << "\n[problem]\nkind = " << quoted(to_string(problem.kind)) << "\n";
+  if (problem.target_loss) out << "target_loss = " << exact(*problem.target_loss) << "\n";
+  if (problem.budget_usd) out << "budget_usd = " << exact(*problem.budget_usd) << "\n";
+  if (problem.budget_gpu_hours) {
+    out << "budget_gpu_hours = " << exact(*problem.budget_gpu_hours) << "\n";
+  }
+  if (problem.params) out << "params = " << exact(*problem.params) << "\n";
+  if (problem.kind == ProblemKind::equal_cost) {
+    out << "\n[problem.shares]\npretrain = " << exact(problem.shares.pretrain)
+        << "\nrl = " << exact(problem.shares.rl)
+        << "\ninference = " << exact(problem.shares.inference)
+        << "\nunit = " << quoted(to_string(problem.shares_unit)) << "\n";
+  }
+}
+
+}  // namespace
+
+std::string stress_reproduction(const StressInstance& instance) {
+  std::ostringstream out;
+  out << "# scaleopt selftest --seed " << instance.seed << ": instance " << instance.index << " ("
+      << to_string(instance.kind) << "), law spread around " << instance.law_preset << "\n";
+  const LossLaw& law = instance.law;
+  const std::string law_flags = " --E " + exact(law.E) + " --A " + exact(law.A) + " --B " +
+                                exact(law.B) + " --alpha " + exact(law.alpha) + " --beta " +
+                                exact(law.beta);
+  switch (instance.kind) {
+    case StressClass::compute_at_budget:
+      out << "# reproduce: scaleopt optimal --compute " << exact(instance.compute_flops)
+          << law_flags << "\n";
+      return out.str();
+    case StressClass::compute_at_loss:
+      out << "# reproduce: scaleopt optimal --loss " << exact(instance.target_loss) << law_flags
+          << "\n";
+      return out.str();
+    default:
+      break;
+  }
+  out << "# reproduce: save this as instance.toml, then: scaleopt solve instance.toml\n";
+  law_table(out, law);
+  setups(out, instance.inputs);
+  problem_table(out, instance.problem);
+  return out.str();
+}
+
+}  // namespace scaleopt::report

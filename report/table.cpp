@@ -1,0 +1,51 @@
+#include "scaleopt/report/table.hpp"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace scaleopt::report {
+
+Table& Table::row(std::string label, std::string value, std::string note) {
+  rows_.push_back({std::move(label), std::move(value), std::move(note)});
+  return *this;
+}
+
+Table& Table::header(std::vector<std::string> columns) {
+  has_header_ = true;
+  rows_.insert(rows_.begin(), std::move(columns));
+  return *this;
+}
+
+Table& Table::cells(std::vector<std::string> values) {
+  rows_.push_back(std::move(values));
+  return *this;
+}
+
+void Table::print(std::ostream& out) const {
+  if (!title_.empty()) out << title_ << "\n";
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows_) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    const auto& row = rows_[r];
+    std::string line = "  ";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool last = c + 1 == row.size();
+      line += row[c];
+      if (!last) line += std::string(widths[c] - row[c].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+    if (has_header_ && r == 0) {
+      std::string rule = "  ";
+      for (std::size_t c = 0; c < widths.size(); ++c) {
+        rule += std::string(widths[c], '-') + (c + 1 == widths.size() ? "" : "  ");
+      }
+      out << rule << "\n";
+    }
+  }
+}
+
+}  // namespace scaleopt::report

@@ -1,0 +1,30 @@
+#include "scaleopt/scenario/input_spec.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace scaleopt {
+
+bool Range::contains(double value) const {
+  if (!std::isfinite(value)) return false;
+  const bool above = lower_open ? value > lower : value >= lower;
+  const bool below = upper_open ? value < upper : value <= upper;
+  return above && below;
+}
+
+std::string Range::describe() const {
+  std::ostringstream text;
+  const bool bounded_below = std::isfinite(lower), bounded_above = std::isfinite(upper);
+  if (bounded_below && bounded_above) {
+    text << "in " << (lower_open ? "(" : "[") << lower << ", " << upper << (upper_open ? ")" : "]");
+  } else if (bounded_below) {
+    text << (lower_open ? "> " : ">= ") << lower;
+  } else if (bounded_above) {
+    text << (upper_open ? "< " : "<= ") << upper;
+  } else {
+    text << "any finite number";
+  }
+  return text.str();
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,149 @@
+#include "scaleopt/scenario/law_file.hpp"
+
+#include <array>
+#include <iomanip>
+#include <sstream>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
+
+namespace scaleopt {
+namespace {
+
+double& coefficient(LossLaw& law, std::size_t index) {
+  std::array<double*, 5> fields = {&law.E, &law.A, &law.B, &law.alpha, &law.beta};
+  return *fields[index];
+}
+
+LawUncertainty read_uncertainty(const std::string& file, const toml::table& table,
+                                const std::string& key) {
+  reject_unknown_keys(file, table, key, {"standard_errors", "covariance"});
+  LawUncertainty uncertainty;
+  const toml::node* errors = table.get("standard_errors");
+  if (!errors) fail_at(file, table, key, "needs standard_errors = { E = ..., A = ..., ... }");
+  const std::string errors_key = key + ".standard_errors";
+  const toml::table& errors_table = read_table(file, *errors, errors_key);
+  reject_unknown_keys(file, errors_table, errors_key, {"E", "A", "B", "alpha", "beta"});
+  for (std::size_t i = 0; i < kLawCoefficientNames.size(); ++i) {
+    const std::string name = kLawCoefficientNames[i];
+    const toml::node* value = errors_table.get(name);
+    if (!value) fail_at(file, errors_table, errors_key, "missing " + name);
+    const double se = read_quantity(file, *value, errors_key + "." + name, Unit::number);
+    if (se < 0.0) fail_at(file, *value, errors_key + "." + name, "must be >= 0");
+    uncertainty.standard_errors[i] = se;
+  }
+  if (const toml::node* covariance = table.get("covariance")) {
+    const std::string covariance_key = key + ".covariance";
+    const auto* rows = covariance->as_array();
+    if (!rows || rows->size() != 5) fail_at(file, *covariance, covariance_key, "expected 5 rows");
+    std::array<std::array<double, 5>, 5> matrix{};
+    for (std::size_t r = 0; r < 5; ++r) {
+      const auto* row = (*rows)[r].as_array();
+      if (!row || row->size() != 5) {
+        fail_at(file, (*rows)[r], covariance_key, "each row needs 5 numbers");
+      }
+      for (std::size_t c = 0; c < 5; ++c) {
+        matrix[r][c] = read_quantity(file, (*row)[c], covariance_key, Unit::number);
+      }
+    }
+    uncertainty.covariance = matrix;
+  }
+  return uncertainty;
+}
+
+}  // namespace
+
+LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key) {
+  reject_unknown_keys(file, table, key,
+                      {"preset", "name", "source", "E", "A", "B", "alpha", "beta", "uncertainty"});
+  LossLaw law;
+  bool from_preset = false;
+  if (const toml::node* preset = table.get("preset")) {
+    try {
+      law = loss_law_preset(read_string(file, *preset, key + ".preset"));
+    } catch (const InputError& e) {
+      if (std::string(e.what()).starts_with("unknown loss law")) {
+        fail_at(file, *preset, key + ".preset", e.what());
+      }
+      throw;
+    }
+    from_preset = true;
+  }
+  bool overridden = false;
+  for (std::size_t i = 0; i < kLawCoefficientNames.size(); ++i) {
+    const std::string name = kLawCoefficientNames[i];
+    const toml::node* value = table.get(name);
+    if (!value) {
+      if (!from_preset) {
+        fail_at(file, table, key,
+                "missing " + name + " (give all of E, A, B, alpha, beta, or a preset)");
+      }
+      continue;
+    }
+    const double v = read_quantity(file, *value, key + "." + name, Unit::number);
+    if (!(v > 0.0)) fail_at(file, *value, key + "." + name, "must be positive");
+    coefficient(law, i) = v;
+    overridden = true;
+  }
+  if (!from_preset) {
+    law.name = "custom";
+    law.source = "coefficients from " + file;
+  } else if (overridden) {
+    law.source = "coefficients from " + file + " over preset " + law.name;
+    law.name = "custom";
+  }
+  if (const toml::node* name = table.get("name"))
+    law.name = read_string(file, *name, key + ".name");
+  if (const toml::node* source = table.get("source")) {
+    law.source = read_string(file, *source, key + ".source");
+  }
+  if (const toml::node* uncertainty = table.get("uncertainty")) {
+    law.uncertainty = read_uncertainty(file, read_table(file, *uncertainty, key + ".uncertainty"),
+                                       key + ".uncertainty");
+  }
+  law.validate(key);
+  return law;
+}
+
+LossLaw read_law_file(const std::string& path, std::string_view flag) {
+  const TomlDocument document = parse_toml_file(path, flag);
+  const toml::node* law = document.table.get("law");
+  if (!law) throw InputError(path + ": no [law] table");
+  return read_law_table(document.file, read_table(document.file, *law, "law"), "law");
+}
+
+std::string law_to_toml(const LossLaw& law) {
+  std::ostringstream out;
+  out << std::setprecision(17);
+  const auto quoted = [](const std::string& text) {
+    std::ostringstream s;
+    s << toml::value<std::string>(text);
+    return s.str();
+  };
+  out << "[law]\n";
+  out << "name = " << quoted(law.name) << "\n";
+  out << "source = " << quoted(law.source) << "\n";
+  out << "E = " << law.E << "\nA = " << law.A << "\nB = " << law.B << "\nalpha = " << law.alpha
+      << "\nbeta = " << law.beta << "\n";
+  if (law.uncertainty) {
+    out << "\n[law.uncertainty]\nstandard_errors = { ";
+    for (std::size_t i = 0; i < 5; ++i) {
+      out << (i ? ", " : "") << kLawCoefficientNames[i] << " = "
+          << law.uncertainty->standard_errors[i];
+    }
+    out << " }\n";
+    if (law.uncertainty->covariance) {
+      out << "covariance = [\n";
+      for (const auto& row : *law.uncertainty->covariance) {
+        out << "  [";
+        for (std::size_t c = 0; c < 5; ++c) out << (c ? ", " : "") << row[c];
+        out << "],\n";
+      }
+      out << "]\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace scaleopt

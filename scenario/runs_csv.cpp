@@ -1,0 +1,131 @@
+#include "scaleopt/scenario/runs_csv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/csv_errors.hpp"
+#include "scaleopt/scenario/fccp.hpp"
+#include "scaleopt/scenario/input_file.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Cells may be quoted ("1,000" is one cell); spaces and tabs around a cell are trimmed;
+// blank lines are skipped (counted in line numbers all the same).
+using Reader = io::CSVReader<3, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                             io::throw_on_overflow, io::empty_line_comment>;
+
+struct Column {
+  const std::string* name;
+  const char* flag;
+  Unit unit;
+};
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
+  fail_at_line(path, line, what);
+}
+
+double read_cell(const std::string& path, int line, const Column& column, const char* cell) {
+  const std::string prefix = "column '" + *column.name + "' (" + column.flag + "): ";
+  double value = 0.0;
+  try {
+    value = parse_quantity(cell, column.unit);
+  } catch (const InputError& e) {
+    fail(path, line, prefix + e.what());
+  }
+  if (!(value > 0.0)) {
+    std::ostringstream message;
+    message << prefix << "must be positive, got " << value;
+    fail(path, line, message.str());
+  }
+  return value;
+}
+
+}  // namespace
+
+void RunsCsvColumns::validate() const {
+  if (params.empty()) throw InputError("--params-col: required (the column of model sizes N)");
+  if (loss.empty()) throw InputError("--loss-col: required (the column of final losses)");
+  if (tokens.empty() == flops.empty()) {
+    throw InputError(
+        "give exactly one of --tokens-col (training tokens D) and --flops-col (training compute "
+        "C = 6 N D)");
+  }
+  const std::string& data = tokens.empty() ? flops : tokens;
+  const char* data_flag = tokens.empty() ? "--flops-col" : "--tokens-col";
+  if (params == loss) throw InputError("--loss-col: same column as --params-col ('" + loss + "')");
+  if (data == params) {
+    throw InputError(std::string(data_flag) + ": same column as --params-col ('" + data + "')");
+  }
+  if (data == loss) {
+    throw InputError(std::string(data_flag) + ": same column as --loss-col ('" + data + "')");
+  }
+}
+
+namespace {
+
+// The rows of the CSV behind `open()` (which makes the reader: from a file or from memory),
+// with every parser error reworded under `name`.
+template <class OpenReader>
+RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenReader open) {
+  columns.validate();
+  const bool from_flops = columns.tokens.empty();
+  const Column wanted[3] = {{&columns.params, "--params-col", Unit::count},
+                            {from_flops ? &columns.flops : &columns.tokens,
+                             from_flops ? "--flops-col" : "--tokens-col", Unit::count},
+                            {&columns.loss, "--loss-col", Unit::number}};
+  RunsCsv result;
+  try {
+    const std::unique_ptr<Reader> reader = open();
+    reader->read_header(io::ignore_extra_column, columns.params,
+                        from_flops ? columns.flops : columns.tokens, columns.loss);
+    char* cells[3] = {nullptr, nullptr, nullptr};
+    while (reader->read_row(cells[0], cells[1], cells[2])) {
+      const int line = static_cast<int>(reader->get_file_line());
+      const double params = read_cell(name, line, wanted[0], cells[0]);
+      const double data = read_cell(name, line, wanted[1], cells[1]);
+      const double loss = read_cell(name, line, wanted[2], cells[2]);
+      const double tokens = from_flops ? data / (6.0 * params) : data;
+      if (!(std::isfinite(tokens) && tokens > 0.0)) {
+        std::ostringstream message;
+        message << "D = C / (6 N) = " << data << " / (6 x " << params
+                << ") is not a finite positive number of tokens";
+        fail(name, line, message.str());
+      }
+      result.runs.push_back({params, tokens, loss});
+      result.last_line = line;
+    }
+    result.last_line = std::max(result.last_line, static_cast<int>(reader->get_file_line()));
+  } catch (const io::error::base& error) {
+    rethrow_csv_error(name, error, [&](const std::string& column) {
+      for (const Column& c : wanted) {
+        if (*c.name == column) return std::string(c.flag);
+      }
+      return std::string("a flag");
+    });
+  }
+  if (result.runs.empty())
+    fail(name, std::max(result.last_line, 1), "no data rows after the header");
+  return result;
+}
+
+}  // namespace
+
+RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
+  columns.validate();  // a mistake in the flags is said before the file is read
+  return read_runs_csv_text(read_input_file(path, kRunsCsvInput), path, columns);
+}
+
+RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
+                           const RunsCsvColumns& columns) {
+  // An empty view may hold a null pointer, which the parser would pass to memcpy.
+  const char* begin = text.empty() ? "" : text.data();
+  return read_runs(name, columns,
+                   [&] { return std::make_unique<Reader>(name, begin, begin + text.size()); });
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,57 @@
+#pragma once
+// A scenario file (TOML): law, architecture, hardware, prices, MFUs and demand in one place.
+// Every key is declared once in the registry (scenario/scenario_keys.hpp), which drives reading,
+// unknown-key errors, --set overrides, the numeric inputs of sweeps, and docs/scenario.md.
+//
+//   [law]           the loss law (scenario/law_file.hpp)
+//   [architecture]  a preset and/or shape fields
+//   [hardware.<id>] chips added to, or overriding, the built-in catalog
+//   [training]      pretraining: chip, tokens, MFU, cluster, price
+//   [inference]     serving (chip, replica, precision, context, batch, caps) and demand
+//   [rl]            rollouts, trained fraction, extra passes
+//   [problem]       the question `scaleopt solve` answers (kind, target, shares, budget)
+//   [pricing]       a provider's prices in tiers by prompt length (scenario/price_list_file.hpp)
+//   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/input_distribution.hpp"
+
+namespace scaleopt {
+
+struct Scenario : LifetimeInputs {
+  std::string file;                 // where it was read from (for messages)
+  std::optional<LossLaw> law;       // absent without a [law] table
+  std::optional<PriceList> prices;  // absent without a [pricing] table
+  ProblemSpec problem;              // meaningful when problem_given
+  bool problem_given = false;       // problem.kind was set
+  // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
+  // printed with every answer. Only keys of tables the file has are listed.
+  std::vector<std::string> assumptions;
+  // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
+  // reports that say where each input came from.
+  std::vector<std::string> keys_given;
+  // Distributions of inputs for Monte Carlo ([uncertainty], scenario/uncertainty_table.hpp).
+  UncertaintySpec uncertainty;
+  // Model presets whose serving cost against context is drawn beside each other
+  // (inference.compare_models; `plot cost-vs-context-models` and the report).
+  std::vector<std::string> compare_models;
+};
+
+// Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to
+// the document before it is read, so that they are validated like the file itself (errors
+// name "--set"). Throws InputError "FILE:LINE: KEY: what is wrong" for bad input.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// Same, from text (tests, and the built-in examples).
+Scenario load_scenario_text(std::string_view text, const std::string& name,
+                            const std::vector<std::string>& overrides = {});
+
+}  // namespace scaleopt

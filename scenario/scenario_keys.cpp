@@ -1,0 +1,757 @@
+#include "scaleopt/scenario/scenario_keys.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "scaleopt/costmodel/architecture_presets.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+
+namespace scaleopt {
+namespace {
+
+using Get = std::optional<double> (*)(const Scenario&);
+using Set = void (*)(Scenario&, double);
+using SetText = void (*)(Scenario&, const std::string&, const KeyContext&);
+using SetBool = void (*)(Scenario&, bool);
+
+ScenarioKey number(std::string_view path, Unit unit, Range range, std::string_view default_text,
+                   bool assumed, std::string_view doc, Get get, Set set) {
+  return {path, KeyKind::number, unit,    range, default_text, assumed, doc, get,
+          set,  nullptr,         nullptr, false};
+}
+
+ScenarioKey text(std::string_view path, std::string_view default_text, bool assumed,
+                 std::string_view doc, SetText set_text) {
+  return {path, KeyKind::text, Unit::number, {},       default_text, assumed,
+          doc,  nullptr,       nullptr,      set_text, nullptr,      false};
+}
+
+ScenarioKey boolean(std::string_view path, std::string_view default_text, std::string_view doc,
+                    SetBool set_bool) {
+  return {path, KeyKind::boolean, Unit::number, {},      default_text, false,
+          doc,  nullptr,          nullptr,      nullptr, set_bool,     false};
+}
+
+// A [law] key: read by scenario/law_file.hpp; numbers are accessible on the typed law.
+ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view default_text,
+                    std::string_view doc, Get get = nullptr, Set set = nullptr) {
+  return {path, kind, Unit::number, kPositive, default_text, false,
+          doc,  get,  set,          nullptr,   nullptr,      true};
+}
+
+// A [pricing] key: read by scenario/price_list_file.hpp, listed here for docs and --set.
+ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
+                        std::string_view default_text, std::string_view doc) {
+  return {path, kind,    unit,    kNonNegative, default_text, false,
+          doc,  nullptr, nullptr, nullptr,      nullptr,      true};
+}
+
+LossLaw& law_of(Scenario& s, std::string_view path) {
+  if (!s.law) throw field_error(std::string(path), "the scenario has no [law] table");
+  s.law->name = "custom";
+  return *s.law;
+}
+
+std::optional<double> law_value(const Scenario& s, double LossLaw::*field) {
+  if (!s.law) return std::nullopt;
+  return (*s.law).*field;
+}
+
+// A shape field as a numeric input: 0 means "not used" (no experts, no sparse attention, no
+// shape at all for direct totals), which has no value to vary.
+std::optional<double> shape_value(double value) {
+  return value != 0.0 ? std::optional<double>(value) : std::nullopt;
+}
+
+std::vector<ScenarioKey> make_keys() {
+  return {
+      // [law]
+      law_key("law.preset", KeyKind::text, "none",
+              "Loss-law preset: hoffmann2022, sardana2024 or epoch2024; the coefficients below "
+              "override it (without a preset all five are required)"),
+      law_key("law.name", KeyKind::text, "the preset's, or \"custom\"", "Name shown in output"),
+      law_key("law.source", KeyKind::text, "the preset's", "Where the coefficients come from"),
+      law_key(
+          "law.E", KeyKind::number, "the preset's", "Irreducible loss E (nats per token)",
+          [](const Scenario& s) { return law_value(s, &LossLaw::E); },
+          [](Scenario& s, double v) { law_of(s, "law.E").E = v; }),
+      law_key(
+          "law.A", KeyKind::number, "the preset's", "Parameter-term coefficient A",
+          [](const Scenario& s) { return law_value(s, &LossLaw::A); },
+          [](Scenario& s, double v) { law_of(s, "law.A").A = v; }),
+      law_key(
+          "law.B", KeyKind::number, "the preset's", "Data-term coefficient B",
+          [](const Scenario& s) { return law_value(s, &LossLaw::B); },
+          [](Scenario& s, double v) { law_of(s, "law.B").B = v; }),
+      law_key(
+          "law.alpha", KeyKind::number, "the preset's", "Parameter exponent alpha",
+          [](const Scenario& s) { return law_value(s, &LossLaw::alpha); },
+          [](Scenario& s, double v) { law_of(s, "law.alpha").alpha = v; }),
+      law_key(
+          "law.beta", KeyKind::number, "the preset's", "Data exponent beta",
+          [](const Scenario& s) { return law_value(s, &LossLaw::beta); },
+          [](Scenario& s, double v) { law_of(s, "law.beta").beta = v; }),
+
+      // [architecture]: the preset first, then any field overrides it.
+      text("architecture.preset", "none", false,
+           "Model preset: llama3-70b, llama3-405b, deepseek-v3, deepseek-v3.2, deepseek-v4-pro, "
+           "deepseek-v4-flash, frontier-100b "
+           "(see 'scaleopt models'); the keys below override its fields",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.architecture = architecture_preset(v);
+           }),
+      text("architecture.name", "the preset's, or \"custom\"", false, "Name shown in output",
+           [](Scenario& s, const std::string& v, const KeyContext&) { s.architecture.name = v; }),
+      text("architecture.source", "the preset's", false, "Public config the shape comes from",
+           [](Scenario& s, const std::string& v, const KeyContext&) { s.architecture.source = v; }),
+      text("architecture.attention", "gqa", false, "Attention kind: mha, gqa, mqa or mla",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.architecture.attention = parse_attention_kind(v);
+           }),
+      boolean("architecture.tied_embeddings", "false",
+              "Input and output embeddings share one matrix (counted once)",
+              [](Scenario& s, bool v) { s.architecture.tied_embeddings = v; }),
+      number(
+          "architecture.layers", Unit::count, kNonNegative, "0", false, "Transformer blocks",
+          [](const Scenario& s) { return shape_value(s.architecture.layers); },
+          [](Scenario& s, double v) { s.architecture.layers = v; }),
+      number(
+          "architecture.d_model", Unit::count, kNonNegative, "0", false, "Hidden size",
+          [](const Scenario& s) { return shape_value(s.architecture.d_model); },
+          [](Scenario& s, double v) { s.architecture.d_model = v; }),
+      number(
+          "architecture.vocab", Unit::count, kNonNegative, "0", false, "Vocabulary size",
+          [](const Scenario& s) { return shape_value(s.architecture.vocab); },
+          [](Scenario& s, double v) { s.architecture.vocab = v; }),
+      number(
+          "architecture.heads", Unit::count, kNonNegative, "0", false, "Query heads",
+          [](const Scenario& s) { return shape_value(s.architecture.heads); },
+          [](Scenario& s, double v) { s.architecture.heads = v; }),
+      number(
+          "architecture.kv_heads", Unit::count, kNonNegative, "0 (mha: heads, mqa: 1)", false,
+          "Key/value heads (GQA)",
+          [](const Scenario& s) { return shape_value(s.architecture.kv_heads); },
+          [](Scenario& s, double v) { s.architecture.kv_heads = v; }),
+      number(
+          "architecture.head_dim", Unit::count, kNonNegative, "0", false,
+          "Per-head width of q, k, v (MLA: the q/k part without RoPE)",
+          [](const Scenario& s) { return shape_value(s.architecture.head_dim); },
+          [](Scenario& s, double v) { s.architecture.head_dim = v; }),
+      number(
+          "architecture.v_head_dim", Unit::count, kNonNegative, "0 (= head_dim)", false,
+          "MLA: value head width",
+          [](const Scenario& s) { return shape_value(s.architecture.v_head_dim); },
+          [](Scenario& s, double v) { s.architecture.v_head_dim = v; }),
+      number(
+          "architecture.kv_latent_dim", Unit::count, kNonNegative, "0", false,
+          "MLA: compressed KV width cached per token and layer (kv_lora_rank)",
+          [](const Scenario& s) { return shape_value(s.architecture.kv_latent_dim); },
+          [](Scenario& s, double v) { s.architecture.kv_latent_dim = v; }),
+      number(
+          "architecture.rope_dim", Unit::count, kNonNegative, "0", false,
+          "MLA: decoupled RoPE key width cached per token and layer (qk_rope_head_dim); other "
+          "kinds: the rotary part of head_dim (shown only)",
+          [](const Scenario& s) { return shape_value(s.architecture.rope_dim); },
+          [](Scenario& s, double v) { s.architecture.rope_dim = v; }),
+      number(
+          "architecture.q_latent_dim", Unit::count, kNonNegative, "0 (no compression)", false,
+          "Query compression width (q_lora_rank)",
+          [](const Scenario& s) { return shape_value(s.architecture.q_latent_dim); },
+          [](Scenario& s, double v) { s.architecture.q_latent_dim = v; }),
+      number(
+          "architecture.kv_cache_layers", Unit::count, kNonNegative, "0 (every layer)", false,
+          "Layers keeping their own KV cache (layers sharing one count once)",
+          [](const Scenario& s) { return shape_value(s.architecture.kv_cache_layers); },
+          [](Scenario& s, double v) { s.architecture.kv_cache_layers = v; }),
+      number(
+          "architecture.ffn_dim", Unit::count, kNonNegative, "0", false,
+          "Dense FFN hidden size (gated: three matrices)",
+          [](const Scenario& s) { return shape_value(s.architecture.ffn_dim); },
+          [](Scenario& s, double v) { s.architecture.ffn_dim = v; }),
+      number(
+          "architecture.dense_ffn_layers", Unit::count, kNonNegative, "0", false,
+          "With experts: layers that keep a dense FFN",
+          [](const Scenario& s) { return shape_value(s.architecture.dense_ffn_layers); },
+          [](Scenario& s, double v) { s.architecture.dense_ffn_layers = v; }),
+      number(
+          "architecture.routed_experts", Unit::count, kNonNegative, "0 (dense)", false,
+          "Routed experts per MoE layer",
+          [](const Scenario& s) { return shape_value(s.architecture.routed_experts); },
+          [](Scenario& s, double v) { s.architecture.routed_experts = v; }),
+      number(
+          "architecture.shared_experts", Unit::count, kNonNegative, "0", false,
+          "Always-active experts per MoE layer",
+          [](const Scenario& s) { return shape_value(s.architecture.shared_experts); },
+          [](Scenario& s, double v) { s.architecture.shared_experts = v; }),
+      number(
+          "architecture.experts_per_token", Unit::count, kNonNegative, "0", false,
+          "Routed experts each token uses",
+          [](const Scenario& s) { return shape_value(s.architecture.experts_per_token); },
+          [](Scenario& s, double v) { s.architecture.experts_per_token = v; }),
+      number(
+          "architecture.expert_ffn_dim", Unit::count, kNonNegative, "0", false,
+          "Hidden size of one expert (gated)",
+          [](const Scenario& s) { return shape_value(s.architecture.expert_ffn_dim); },
+          [](Scenario& s, double v) { s.architecture.expert_ffn_dim = v; }),
+      number(
+          "architecture.sparse_top_k", Unit::count, kNonNegative, "0 (dense attention)", false,
+          "Sparse attention: entries attended per decode step in top-k layers (index_topk)",
+          [](const Scenario& s) { return shape_value(s.architecture.sparse_top_k); },
+          [](Scenario& s, double v) { s.architecture.sparse_top_k = v; }),
+      number(
+          "architecture.indexer_heads", Unit::count, kNonNegative, "0", false,
+          "Sparse attention: indexer heads (DeepSeek-V3.2: 64)",
+          [](const Scenario& s) { return shape_value(s.architecture.indexer_heads); },
+          [](Scenario& s, double v) { s.architecture.indexer_heads = v; }),
+      number(
+          "architecture.indexer_head_dim", Unit::count, kNonNegative, "0", false,
+          "Sparse attention: indexer head width, FP8 keys cached per token and layer",
+          [](const Scenario& s) { return shape_value(s.architecture.indexer_head_dim); },
+          [](Scenario& s, double v) { s.architecture.indexer_head_dim = v; }),
+      number(
+          "architecture.indexer_bytes_per_element", Unit::number, kPositive, "1 (FP8)", false,
+          "Bytes per element of the indexer's cached keys (FP4: 0.5)",
+          [](const Scenario& s) {
+            return s.architecture.sparse_top_k > 0.0
+                       ? std::optional<double>(s.architecture.indexer_bytes_per_element)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.architecture.indexer_bytes_per_element = v; }),
+      text("architecture.layer_pattern", "every layer all (top-k with sparse_top_k)", false,
+           "How each layer attends, in order: all, top-k, window:W, compressed:C, "
+           "compressed:C/top-k, joined by +; N x ITEM repeats, parentheses group (docs/model.md)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.architecture.layer_pattern = parse_layer_pattern(v);
+           }),
+      boolean("architecture.shared_key_value", "false",
+              "Keys are the values (one vector cached per K/V head; DeepSeek-V4)",
+              [](Scenario& s, bool v) { s.architecture.shared_key_value = v; }),
+      number(
+          "architecture.output_groups", Unit::count, kNonNegative, "0 (one output matrix)", false,
+          "Groups of a low-rank output projection (DeepSeek-V4 o_groups)",
+          [](const Scenario& s) { return shape_value(s.architecture.output_groups); },
+          [](Scenario& s, double v) { s.architecture.output_groups = v; }),
+      number(
+          "architecture.output_latent_dim", Unit::count, kNonNegative, "0", false,
+          "Width of each output group's latent (DeepSeek-V4 o_lora_rank)",
+          [](const Scenario& s) { return shape_value(s.architecture.output_latent_dim); },
+          [](Scenario& s, double v) { s.architecture.output_latent_dim = v; }),
+      number(
+          "architecture.total_params", Unit::count, kPositive, "from the shape", false,
+          "Total parameters, given directly (overrides the shape)",
+          [](const Scenario& s) {
+            return s.architecture.has_shape() || s.architecture.total_params
+                       ? std::optional<double>(s.architecture.total_param_count())
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.architecture.total_params = v; }),
+      number(
+          "architecture.active_params", Unit::count, kPositive, "from the shape, or total_params",
+          false, "Active parameters per token (mixture of experts), given directly",
+          [](const Scenario& s) {
+            return s.architecture.has_shape() || s.architecture.total_params
+                       ? std::optional<double>(s.architecture.active_param_count())
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.architecture.active_params = v; }),
+      number(
+          "architecture.kv_bytes_per_token", Unit::bytes, kPositive,
+          "from the shape at inference.kv_precision", false,
+          "KV-cache bytes per token over all layers, given directly (any KV precision)",
+          [](const Scenario& s) { return s.architecture.kv_bytes_per_token; },
+          [](Scenario& s, double v) { s.architecture.kv_bytes_per_token = v; }),
+
+      // [training]
+      text("training.hardware", "h100-sxm", true, "Chip id (catalog or [hardware.<id>])",
+           [](Scenario& s, const std::string& v, const KeyContext& c) {
+             s.training.chip = find_hardware(c.chips, v);
+           }),
+      text("training.precision", "bf16", false, "Training precision: bf16, fp8 or int8",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.training.precision = parse_precision(v);
+           }),
+      number(
+          "training.tokens", Unit::count, kNonNegative, "0 (no pretraining)", false,
+          "Pretraining tokens D",
+          [](const Scenario& s) { return std::optional<double>(s.training.tokens); },
+          [](Scenario& s, double v) { s.training.tokens = v; }),
+      number(
+          "training.mfu", Unit::number, kFraction, "0.4", true,
+          "Model-FLOPs utilization of pretraining (Llama 3 405B: 38-43%)",
+          [](const Scenario& s) { return std::optional<double>(s.training.mfu); },
+          [](Scenario& s, double v) { s.training.mfu = v; }),
+      number(
+          "training.chips", Unit::count, kNonNegative, "none (no wall-clock)", false,
+          "Chips training at once, for the wall-clock time",
+          [](const Scenario& s) {
+            return s.training.cluster_chips > 0.0 ? std::optional<double>(s.training.cluster_chips)
+                                                  : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.training.cluster_chips = v; }),
+      number(
+          "training.context", Unit::count, kPositive, "none (no attention FLOPs)", false,
+          "Training sequence length: adds 3 x 2 n_layers n_ctx d_attn FLOPs per token",
+          [](const Scenario& s) { return s.training.context_tokens; },
+          [](Scenario& s, double v) { s.training.context_tokens = v; }),
+      number(
+          "training.usd_per_chip_hour", Unit::usd_per_hour, kNonNegative,
+          "the chip's catalog price", false, "Price per chip-hour of training",
+          [](const Scenario& s) { return s.training.usd_per_chip_hour; },
+          [](Scenario& s, double v) { s.training.usd_per_chip_hour = v; }),
+
+      // [inference]: serving
+      text("inference.hardware", "h100-sxm", true, "Chip id (catalog or [hardware.<id>])",
+           [](Scenario& s, const std::string& v, const KeyContext& c) {
+             s.serving.chip = find_hardware(c.chips, v);
+           }),
+      number(
+          "inference.chips", Unit::count, kAtLeastOne, "8", true,
+          "Chips per serving replica (their FLOP/s, bandwidth and HBM add up)",
+          [](const Scenario& s) { return std::optional<double>(s.serving.chips); },
+          [](Scenario& s, double v) { s.serving.chips = v; }),
+      text("inference.precision", "bf16", false,
+           "Serving precision (peak FLOP/s and bytes per weight): bf16, fp8 or int8",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.serving.precision = parse_precision(v);
+           }),
+      text("inference.kv_precision", "bf16", false, "KV-cache precision: bf16, fp8 or int8",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.serving.kv_precision = parse_precision(v);
+           }),
+      number(
+          "inference.context", Unit::count, kNonNegative, "8K", true,
+          "Tokens in each sequence's KV cache during decode (prompt length for prefill)",
+          [](const Scenario& s) { return std::optional<double>(s.serving.context_tokens); },
+          [](Scenario& s, double v) { s.serving.context_tokens = v; }),
+      number(
+          "inference.batch", Unit::count, kAtLeastOne, "the best batch", false,
+          "Sequences per decode step; absent: the cheapest batch within HBM and latency",
+          [](const Scenario& s) { return s.serving.batch; },
+          [](Scenario& s, double v) { s.serving.batch = v; }),
+      number(
+          "inference.latency_per_token", Unit::seconds, kPositive, "none", false,
+          "Upper bound on one decode step (time per output token of a sequence)",
+          [](const Scenario& s) { return s.serving.latency_per_token_seconds; },
+          [](Scenario& s, double v) { s.serving.latency_per_token_seconds = v; }),
+      number(
+          "inference.compute_efficiency", Unit::number, kFraction, "1 (peak)", true,
+          "Fraction of peak FLOP/s reached in prefill and decode",
+          [](const Scenario& s) { return std::optional<double>(s.serving.compute_efficiency); },
+          [](Scenario& s, double v) { s.serving.compute_efficiency = v; }),
+      number(
+          "inference.bandwidth_efficiency", Unit::number, kFraction, "1 (peak)", true,
+          "Fraction of peak HBM bandwidth reached in decode",
+          [](const Scenario& s) { return std::optional<double>(s.serving.bandwidth_efficiency); },
+          [](Scenario& s, double v) { s.serving.bandwidth_efficiency = v; }),
+      boolean("inference.attention_flops", "true",
+              "Count attention FLOPs (q.k and values over the attended context, the indexer's "
+              "scoring) in compute time, when the model has a shape; false: the talk's roofline",
+              [](Scenario& s, bool v) { s.serving.attention_flops = v; }),
+      number(
+          "inference.usd_per_chip_hour", Unit::usd_per_hour, kNonNegative,
+          "the chip's catalog price", false, "Price per chip-hour of serving",
+          [](const Scenario& s) { return s.serving.usd_per_chip_hour; },
+          [](Scenario& s, double v) { s.serving.usd_per_chip_hour = v; }),
+      text("inference.pricing", "roofline", false,
+           "How served tokens are priced: roofline (batch, context, KV cache) or mfu (fixed "
+           "prefill and decode utilizations, as Sardana et al. 2024)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.serving.pricing = parse_inference_pricing(v);
+           }),
+      number(
+          "inference.prefill_mfu", Unit::number, kFraction, "0.5", false,
+          "pricing = mfu: share of peak FLOP/s prefill reaches (0.5: the beyond-chinchilla "
+          "code's default, listed as an assumption when used)",
+          [](const Scenario& s) {
+            return s.serving.pricing == InferencePricing::mfu
+                       ? std::optional<double>(s.serving.prefill_mfu)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.serving.prefill_mfu = v; }),
+      number(
+          "inference.decode_mfu", Unit::number, kFraction, "required with pricing = mfu", false,
+          "pricing = mfu: share of peak FLOP/s decode reaches",
+          [](const Scenario& s) { return s.serving.decode_mfu; },
+          [](Scenario& s, double v) { s.serving.decode_mfu = v; }),
+      text("inference.compare_models", "none", false,
+           "Model presets compared by cost against context on the same chip, comma-separated "
+           "(each on its own default replica: plot cost-vs-context-models, report)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.compare_models.clear();
+             std::size_t start = 0;
+             while (start <= v.size()) {
+               const std::size_t comma = std::min(v.find(',', start), v.size());
+               std::string name = v.substr(start, comma - start);
+               name.erase(0, name.find_first_not_of(" \t"));
+               name.erase(name.find_last_not_of(" \t") + 1);
+               if (name.empty()) throw InputError("an empty model name in '" + v + "'");
+               (void)architecture_preset(name);  // throws naming the known presets
+               s.compare_models.push_back(name);
+               start = comma + 1;
+             }
+           }),
+      // [inference]: demand
+      number(
+          "inference.tokens", Unit::count, kNonNegative, "none", false,
+          "Lifetime inference tokens, input + output (or give rate and duration)",
+          [](const Scenario& s) { return s.demand.tokens; },
+          [](Scenario& s, double v) { s.demand.tokens = v; }),
+      number(
+          "inference.rate", Unit::per_second, kNonNegative, "none", false,
+          "Tokens served per second, input + output (with duration)",
+          [](const Scenario& s) { return s.demand.tokens_per_second; },
+          [](Scenario& s, double v) { s.demand.tokens_per_second = v; }),
+      number(
+          "inference.duration", Unit::seconds, kNonNegative, "none", false,
+          "How long the model serves at that rate (with rate)",
+          [](const Scenario& s) { return s.demand.duration_seconds; },
+          [](Scenario& s, double v) { s.demand.duration_seconds = v; }),
+      number(
+          "inference.output_fraction", Unit::number, kUnitInterval, "required with a demand", false,
+          "Share of inference tokens that are decoded outputs (the rest are prefilled)",
+          [](const Scenario& s) { return s.demand.output_fraction; },
+          [](Scenario& s, double v) { s.demand.output_fraction = v; }),
+
+      number(
+          "inference.requests", Unit::count, kNonNegative, "none", false,
+          "Lifetime requests (with input_tokens and output_tokens per request)",
+          [](const Scenario& s) { return s.demand.requests; },
+          [](Scenario& s, double v) { s.demand.requests = v; }),
+      number(
+          "inference.input_tokens", Unit::count, kNonNegative, "none", false,
+          "Input (prefilled) tokens per request",
+          [](const Scenario& s) { return s.demand.input_tokens_per_request; },
+          [](Scenario& s, double v) { s.demand.input_tokens_per_request = v; }),
+      number(
+          "inference.output_tokens", Unit::count, kNonNegative, "none", false,
+          "Output (decoded) tokens per request",
+          [](const Scenario& s) { return s.demand.output_tokens_per_request; },
+          [](Scenario& s, double v) { s.demand.output_tokens_per_request = v; }),
+
+      // [rl]
+      number(
+          "rl.rollout_tokens", Unit::count, kNonNegative, "0 (no RL)", false,
+          "Tokens generated by rollouts (decode cost)",
+          [](const Scenario& s) { return std::optional<double>(s.rl.rollout_tokens); },
+          [](Scenario& s, double v) { s.rl.rollout_tokens = v; }),
+      number(
+          "rl.trained_fraction", Unit::number, kUnitInterval, "1", true,
+          "Share of rollout tokens trained on (6 N per token at the training MFU)",
+          [](const Scenario& s) { return std::optional<double>(s.rl.trained_fraction); },
+          [](Scenario& s, double v) { s.rl.trained_fraction = v; }),
+      number(
+          "rl.extra_forward_passes", Unit::number, kNonNegative, "0", false,
+          "Forward passes per rollout token besides generation (reference, logprobs): prefill "
+          "cost",
+          [](const Scenario& s) { return std::optional<double>(s.rl.extra_forward_passes); },
+          [](Scenario& s, double v) { s.rl.extra_forward_passes = v; }),
+      number(
+          "rl.context", Unit::count, kNonNegative, "inference.context", false,
+          "Mean context of rollouts", [](const Scenario& s) { return s.rl.context_tokens; },
+          [](Scenario& s, double v) { s.rl.context_tokens = v; }),
+      number(
+          "rl.mfu", Unit::number, kFraction, "training.mfu", false,
+          "Model-FLOPs utilization of the policy update",
+          [](const Scenario& s) { return s.rl.mfu; }, [](Scenario& s, double v) { s.rl.mfu = v; }),
+
+      // [problem]: what `scaleopt solve` answers
+      text("problem.kind", "none (required by solve)", false,
+           "min-lifetime-flops, min-lifetime-cost, equal-cost or max-quality (docs/model.md)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.problem.kind = parse_problem_kind(v);
+             s.problem_given = true;
+           }),
+      number(
+          "problem.target_loss", Unit::number, kPositive, "none", false,
+          "min-lifetime-*: the loss to reach (or give target_params)",
+          [](const Scenario& s) { return s.problem.target_loss; },
+          [](Scenario& s, double v) { s.problem.target_loss = v; }),
+      number(
+          "problem.target_params", Unit::count, kPositive, "none", false,
+          "min-lifetime-*: reach the quality of the Chinchilla-style model of this size",
+          [](const Scenario& s) { return s.problem.target_params; },
+          [](Scenario& s, double v) { s.problem.target_params = v; }),
+      number(
+          "problem.params", Unit::count, kPositive, "the architecture's active parameters", false,
+          "equal-cost: the model size N", [](const Scenario& s) { return s.problem.params; },
+          [](Scenario& s, double v) { s.problem.params = v; }),
+      number(
+          "problem.shares.pretrain", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share of the lifetime cost spent on pretraining (the talk: a third)",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.pretrain); },
+          [](Scenario& s, double v) { s.problem.shares.pretrain = v; }),
+      number(
+          "problem.shares.rl", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share spent on RL",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.rl); },
+          [](Scenario& s, double v) { s.problem.shares.rl = v; }),
+      number(
+          "problem.shares.inference", Unit::number, kUnitInterval, "1/3", false,
+          "equal-cost: share spent on inference (> 0: it sizes the others)",
+          [](const Scenario& s) { return std::optional<double>(s.problem.shares.inference); },
+          [](Scenario& s, double v) { s.problem.shares.inference = v; }),
+      text("problem.shares.unit", "usd", false,
+           "equal-cost: what the shares divide: usd, gpu_hours or flops",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             if (v == "usd") {
+               s.problem.shares_unit = CostUnit::usd;
+             } else if (v == "gpu_hours") {
+               s.problem.shares_unit = CostUnit::gpu_hours;
+             } else if (v == "flops") {
+               s.problem.shares_unit = CostUnit::flops;
+             } else {
+               throw InputError("unknown unit '" + v + "': expected usd, gpu_hours or flops");
+             }
+           }),
+      number(
+          "problem.budget_usd", Unit::usd, kPositive, "none", false,
+          "max-quality: lifetime budget in dollars (pretraining, RL and serving the demand)",
+          [](const Scenario& s) { return s.problem.budget_usd; },
+          [](Scenario& s, double v) { s.problem.budget_usd = v; }),
+      number(
+          "problem.budget_gpu_hours", Unit::count, kPositive, "none", false,
+          "max-quality: lifetime budget in accelerator-hours",
+          [](const Scenario& s) { return s.problem.budget_gpu_hours; },
+          [](Scenario& s, double v) { s.problem.budget_gpu_hours = v; }),
+      number(
+          "problem.fleet_chips", Unit::count, kPositive, "none", false,
+          "max-quality: a fleet of this many chips (with fleet_duration) as the budget",
+          [](const Scenario& s) { return s.problem.fleet_chips; },
+          [](Scenario& s, double v) { s.problem.fleet_chips = v; }),
+      number(
+          "problem.fleet_duration", Unit::seconds, kPositive, "none", false,
+          "max-quality: how long the fleet is available",
+          [](const Scenario& s) { return s.problem.fleet_seconds; },
+          [](Scenario& s, double v) { s.problem.fleet_seconds = v; }),
+      number(
+          "problem.min_params", Unit::count, kAtLeastOne, "10M", false,
+          "max-quality: smallest model considered (the laws were fitted on 44M and up)",
+          [](const Scenario& s) {
+            return s.problem.kind == ProblemKind::max_quality
+                       ? std::optional<double>(s.problem.min_params)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.problem.min_params = v; }),
+      number(
+          "problem.tokens_per_param", Unit::number, kPositive, "the law's frontier", false,
+          "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
+          [](const Scenario& s) { return s.problem.tokens_per_param; },
+          [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
+      // [pricing]: a provider's price list, read by scenario/price_list_file.hpp
+      pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
+                  "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),
+      pricing_key("pricing.source", KeyKind::text, Unit::number, "none",
+                  "Where and when the prices were published"),
+      pricing_key("pricing.tier[].max_context", KeyKind::number, Unit::count,
+                  "none (the last tier)",
+                  "[[pricing.tier]]: prompts of at most this many tokens pay this tier; tiers "
+                  "ascend and the last has no bound"),
+      pricing_key("pricing.tier[].usd_per_mtok_input", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million input tokens"),
+      pricing_key("pricing.tier[].usd_per_mtok_output", KeyKind::number, Unit::usd, "required",
+                  "[[pricing.tier]]: dollars per million output tokens"),
+  };
+}
+
+std::string unit_label(const ScenarioKey& key) {
+  switch (key.kind) {
+    case KeyKind::text:
+      return "text";
+    case KeyKind::boolean:
+      return "true/false";
+    case KeyKind::number:
+      break;
+  }
+  switch (key.unit) {
+    case Unit::number:
+      return "number";
+    case Unit::count:
+      return "count (`70B`, `8K`)";
+    case Unit::bytes:
+      return "bytes (`1.7KB`)";
+    case Unit::bytes_per_second:
+      return "bytes/s (`3.35TB/s`)";
+    case Unit::flop_per_second:
+      return "FLOP/s (`989T`)";
+    case Unit::usd:
+      return "USD (`$1M`)";
+    case Unit::usd_per_hour:
+      return "USD/hour (`$2/h`)";
+    case Unit::per_second:
+      return "rate (`50M/s`)";
+    case Unit::seconds:
+      return "duration (`2mo`, `50ms`)";
+  }
+  return "number";
+}
+
+std::string chip_path(std::string_view id, std::string_view field) {
+  return "hardware." + std::string(id) + "." + std::string(field);
+}
+
+void check_range(std::string_view path, const Range& range, double value) {
+  if (!range.contains(value)) {
+    std::ostringstream message;
+    message << "must be " << range.describe() << ", got " << value;
+    throw field_error(std::string(path), message.str());
+  }
+}
+
+std::vector<const Hardware*> chips_in_use(const Scenario& s) {
+  std::vector<const Hardware*> chips{&s.training.chip};
+  if (s.serving.chip.id != s.training.chip.id) chips.push_back(&s.serving.chip);
+  return chips;
+}
+
+}  // namespace
+
+std::span<const ScenarioKey> scenario_keys() {
+  static const std::vector<ScenarioKey> keys = make_keys();  // immutable after first use
+  return keys;
+}
+
+const ScenarioKey* find_scenario_key(std::string_view path) {
+  for (const ScenarioKey& key : scenario_keys()) {
+    if (key.path == path) return &key;
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> scenario_tables() {
+  std::vector<std::string_view> tables;
+  auto add = [&](std::string_view table) {
+    if (std::find(tables.begin(), tables.end(), table) == tables.end()) tables.push_back(table);
+  };
+  for (const ScenarioKey& key : scenario_keys()) add(key.path.substr(0, key.path.find('.')));
+  add("hardware");
+  add("uncertainty");  // read by scenario/uncertainty_table.hpp
+  return tables;
+}
+
+std::vector<NumericInput> numeric_inputs(const Scenario& s) {
+  std::vector<NumericInput> inputs;
+  for (const ScenarioKey& key : scenario_keys()) {
+    if (key.kind != KeyKind::number || !key.get) continue;
+    if (const auto value = key.get(s)) {
+      inputs.push_back({std::string(key.path), key.unit, *value, key.doc});
+    }
+  }
+  for (const Hardware* chip : chips_in_use(s)) {
+    for (const HardwareField& field : hardware_fields()) {
+      if (field.kind != KeyKind::number) continue;
+      if (const auto value = field.get(*chip)) {
+        inputs.push_back({chip_path(chip->id, field.key), field.unit, *value, field.doc});
+      }
+    }
+  }
+  return inputs;
+}
+
+double numeric_input(const Scenario& s, std::string_view path) {
+  for (const NumericInput& input : numeric_inputs(s)) {
+    if (input.path == path) return input.value;
+  }
+  throw field_error(std::string(path), "not a numeric input with a value in this scenario");
+}
+
+NumericInputSetter::NumericInputSetter(const Scenario& s, std::string_view path) : path_(path) {
+  if (path.starts_with("hardware.")) {
+    const std::string_view rest = path.substr(9);
+    const auto dot = rest.rfind('.');
+    const HardwareField* field =
+        dot == std::string_view::npos ? nullptr : find_hardware_field(rest.substr(dot + 1));
+    if (!field || field->kind != KeyKind::number) {
+      throw field_error(path_, "not a numeric chip field (hardware.<id>.<field>)");
+    }
+    chip_id_ = std::string(rest.substr(0, dot));
+    if (s.training.chip.id != chip_id_ && s.serving.chip.id != chip_id_) {
+      throw field_error(path_, "the scenario does not use chip '" + chip_id_ + "' (it uses " +
+                                   s.training.chip.id + " and " + s.serving.chip.id + ")");
+    }
+    unit_ = field->unit;
+    range_ = field->range;
+    set_chip_ = field->set;
+    return;
+  }
+  const ScenarioKey* key = find_scenario_key(path);
+  if (!key || key->kind != KeyKind::number || !key->set) {
+    std::vector<std::string_view> paths;
+    for (const ScenarioKey& k : scenario_keys()) {
+      if (k.kind == KeyKind::number) paths.push_back(k.path);
+    }
+    std::string message = "unknown numeric input";
+    if (const auto closest = closest_key(path, paths); !closest.empty()) {
+      message += " (did you mean '" + std::string(closest) + "'?)";
+    }
+    throw field_error(path_, message);
+  }
+  unit_ = key->unit;
+  range_ = key->range;
+  set_key_ = key->set;
+}
+
+void NumericInputSetter::set(Scenario& s, double value) const {
+  check_range(path_, range_, value);
+  if (set_key_) {
+    set_key_(s, value);
+    return;
+  }
+  // A chip field changes every setup that uses the chip.
+  for (Hardware* chip : {&s.training.chip, &s.serving.chip}) {
+    if (chip->id == chip_id_) set_chip_(*chip, value);
+  }
+}
+
+void set_numeric_input(Scenario& s, std::string_view path, double value) {
+  NumericInputSetter(s, path).set(s, value);
+}
+
+void validate_scenario(const Scenario& s) {
+  if (s.law) s.law->validate("law");
+  const bool has_architecture = s.architecture.has_shape() || s.architecture.total_params ||
+                                s.architecture.layers != 0.0 || s.architecture.d_model != 0.0;
+  // `solve` leaves the model size free, so only its roofline pricing needs an architecture.
+  if (!has_architecture && !s.problem_given) {
+    throw field_error("architecture",
+                      "missing: give architecture.preset or a shape (layers, "
+                      "d_model, ...) or total_params");
+  }
+  if (has_architecture) s.architecture.validate("architecture");
+  s.training.validate("training");
+  s.serving.validate("inference");
+  s.demand.validate("inference");
+  s.rl.validate("rl");
+  if (s.problem_given) s.problem.validate();
+}
+
+std::string scenario_keys_markdown() {
+  std::ostringstream out;
+  out << "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+  auto row = [&](const std::string& path, const std::string& type, const std::string& fallback,
+                 const std::string& allowed, std::string_view doc) {
+    out << "| `" << path << "` | " << type << " | " << fallback << " | " << allowed << " | " << doc
+        << " |\n";
+  };
+  for (const ScenarioKey& key : scenario_keys()) {
+    std::string fallback(key.default_text);
+    if (key.assumed) fallback += " (assumed)";
+    const std::string allowed = key.kind == KeyKind::number ? key.range.describe() : "";
+    row(std::string(key.path), unit_label(key), fallback, allowed, key.doc);
+    if (key.path == "architecture.kv_bytes_per_token") {
+      // The chip tables follow the architecture: same keys as costmodel/data/hardware.toml.
+      for (const HardwareField& field : hardware_fields()) {
+        ScenarioKey shown{};
+        shown.kind = field.kind;
+        shown.unit = field.unit;
+        row("hardware.<id>." + std::string(field.key), unit_label(shown), "the catalog's",
+            field.kind == KeyKind::number ? field.range.describe() : "", field.doc);
+      }
+    }
+  }
+  return out.str();
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,288 @@
+// Reading a scenario file through the key registry (scenario/scenario_keys.hpp), and --set.
+
+#include <algorithm>
+#include <sstream>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "scaleopt/scenario/price_list_file.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/scenario/toml_reading.hpp"
+#include "scaleopt/scenario/toml_tables.hpp"
+#include "scaleopt/scenario/uncertainty_table.hpp"
+
+namespace scaleopt {
+namespace {
+
+std::vector<std::string_view> split(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot - start));
+    if (dot == std::string_view::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Every path --set accepts, for "did you mean".
+std::vector<std::string_view> settable_paths() {
+  std::vector<std::string_view> paths;
+  for (const ScenarioKey& key : scenario_keys()) paths.push_back(key.path);
+  return paths;
+}
+
+// The kind of the key at `path`, or throws "--set PATH: unknown key (did you mean ...)".
+KeyKind override_kind(const std::string& path) {
+  if (const ScenarioKey* key = find_scenario_key(path)) return key->kind;
+  const auto parts = split(path);
+  if (parts.size() == 3 && parts[0] == "hardware" && !parts[1].empty()) {
+    if (const HardwareField* field = find_hardware_field(parts[2])) return field->kind;
+  }
+  std::string message = "unknown key";
+  if (const auto closest = closest_key(path, settable_paths()); !closest.empty()) {
+    message += " (did you mean '" + std::string(closest) + "'?)";
+  }
+  message += "; see docs/scenario.md or 'scaleopt cost --keys'";
+  throw InputError("--set " + path + ": " + message);
+}
+
+// "--set KEY=VALUE": the value is parsed on its own as a one-line TOML document named
+// "--set", so that errors about it name --set rather than a line of the file.
+void apply_override(TomlDocument& document, const std::string& argument) {
+  const auto equals = argument.find('=');
+  if (equals == std::string::npos || trim(argument.substr(0, equals)).empty()) {
+    throw InputError("--set: expected KEY=VALUE, e.g. --set inference.rate=100M/s, got '" +
+                     argument + "'");
+  }
+  const std::string path(trim(std::string_view(argument).substr(0, equals)));
+  const std::string value(trim(std::string_view(argument).substr(equals + 1)));
+  const KeyKind kind = override_kind(path);
+  std::ostringstream snippet;
+  if (kind == KeyKind::boolean) {
+    if (value != "true" && value != "false") {
+      throw InputError("--set " + path + ": expected true or false, got '" + value + "'");
+    }
+    snippet << "value = " << value;
+  } else {
+    snippet << "value = " << toml::value<std::string>(value);  // quoted as TOML
+  }
+  TomlDocument parsed = parse_toml_text(snippet.str(), "--set");
+  toml::table* table = &document.table;
+  const auto parts = split(path);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    toml::node* child = table->get(parts[i]);
+    if (!child) {
+      table->insert(parts[i], toml::table{});
+      child = table->get(parts[i]);
+    }
+    if (!child->is_table()) {
+      throw InputError("--set " + path + ": '" + std::string(parts[i]) + "' is not a table in " +
+                       document.file);
+    }
+    table = child->as_table();
+  }
+  toml::node* node = parsed.table.get("value");
+  // Moving (not copying) keeps the node's source, so messages locate it in "--set".
+  if (auto* flag = node->as_boolean()) {
+    table->insert_or_assign(parts.back(), std::move(*flag));
+  } else {
+    table->insert_or_assign(parts.back(), std::move(*node->as_string()));
+  }
+}
+
+// Rejects keys the registry does not know, in every table but [law] and [pricing] (their
+// readers check their own) and [hardware] (chip tables are checked when read).
+void reject_unknown(const std::string& file, const toml::table& table, const std::string& prefix) {
+  std::vector<std::string_view> known;
+  for (const ScenarioKey& key : scenario_keys()) {
+    if (!key.path.starts_with(prefix + ".")) continue;
+    const std::string_view rest = key.path.substr(prefix.size() + 1);
+    const std::string_view child = rest.substr(0, rest.find('.'));
+    if (std::find(known.begin(), known.end(), child) == known.end()) known.push_back(child);
+  }
+  reject_unknown_keys(file, table, prefix, known);
+  for (const auto& [name, node] : table) {
+    const std::string path = prefix + "." + std::string(name.str());
+    const ScenarioKey* key = find_scenario_key(path);
+    if (!key) {
+      reject_unknown(file, read_table(file, node, path), path);  // a nested table
+    } else if (node.is_table()) {
+      fail_at(file, node, path, "expected a value, got a table");
+    }
+  }
+}
+
+// The catalog with the scenario's [hardware.<id>] tables applied.
+std::vector<Hardware> chips_of(const TomlDocument& document) {
+  std::vector<Hardware> chips = builtin_hardware();
+  const toml::node* hardware = document.table.get("hardware");
+  if (!hardware) return chips;
+  const toml::table& tables = read_table(document.file, *hardware, "hardware");
+  for (const auto& [name, node] : tables) {
+    const std::string id(name.str());
+    const std::string key = "hardware." + id;
+    auto existing = std::find_if(chips.begin(), chips.end(),
+                                 [&](const Hardware& chip) { return chip.id == id; });
+    std::optional<Hardware> base;
+    if (existing != chips.end()) base = *existing;
+    Hardware chip =
+        read_hardware_table(document.file, read_table(document.file, node, key), key, id, base);
+    if (existing != chips.end()) {
+      *existing = std::move(chip);
+    } else {
+      chips.push_back(std::move(chip));
+    }
+  }
+  return chips;
+}
+
+std::string section_of(std::string_view path) {
+  return std::string(path.substr(0, path.find('.')));
+}
+
+void read_key(const ScenarioKey& key, const std::string& file, const toml::node& node,
+              Scenario& scenario, const KeyContext& context) {
+  const std::string path(key.path);
+  switch (key.kind) {
+    case KeyKind::number: {
+      const double value = read_quantity(file, node, path, key.unit);
+      if (!key.range.contains(value)) {
+        std::ostringstream message;
+        message << "must be " << key.range.describe() << ", got " << value;
+        fail_at(file, node, path, message.str());
+      }
+      key.set(scenario, value);
+      return;
+    }
+    case KeyKind::boolean:
+      key.set_bool(scenario, read_bool(file, node, path));
+      return;
+    case KeyKind::text: {
+      const std::string value = read_string(file, node, path);
+      try {
+        key.set_text(scenario, value, context);
+      } catch (const InputError& e) {
+        fail_at(file, node, path, e.what());
+      }
+      return;
+    }
+  }
+}
+
+// "training.usd_per_chip_hour = $2/h: the catalog price of h100-sxm (assumption: ...)".
+void note_price(Scenario& s, std::string_view key, const std::optional<double>& given,
+                const Hardware& chip) {
+  if (given || !chip.usd_per_hour) return;
+  s.assumptions.push_back(std::string(key) + " = " +
+                          format_quantity(*chip.usd_per_hour, Unit::usd_per_hour) +
+                          ", the catalog price of " + chip.id + " (" + chip.price_note + ")");
+}
+
+Scenario load_document(TomlDocument document, const std::vector<std::string>& overrides) {
+  for (const std::string& argument : overrides) apply_override(document, argument);
+  const std::string& file = document.file;
+  reject_unknown_keys(file, document.table, "", scenario_tables());
+  const std::vector<Hardware> chips = chips_of(document);
+  for (const auto& [name, node] : document.table) {
+    const std::string table(name.str());
+    if (table == "law" || table == "pricing" || table == "hardware" || table == "uncertainty") {
+      continue;
+    }
+    reject_unknown(file, read_table(file, node, table), table);
+  }
+
+  Scenario scenario;
+  scenario.file = file;
+  if (const toml::node* law = document.table.get("law")) {
+    scenario.law = read_law_table(file, read_table(file, *law, "law"), "law");
+  }
+  if (const toml::node* prices = document.table.get("pricing")) {
+    scenario.prices = read_price_list(file, read_table(file, *prices, "pricing"), "pricing");
+  }
+  const KeyContext context{chips};
+  for (const ScenarioKey& key : scenario_keys()) {
+    if (key.delegated) continue;
+    const toml::node* node = document.table.at_path(key.path).node();
+    if (node) {
+      read_key(key, file, *node, scenario, context);
+      scenario.keys_given.emplace_back(key.path);
+      continue;
+    }
+    // Chips default to the assumed one even without a table: every setup needs a chip.
+    if (key.kind == KeyKind::text && key.assumed) {
+      key.set_text(scenario, std::string(key.default_text), context);
+    }
+    if (key.assumed && document.table.get(section_of(key.path))) {
+      scenario.assumptions.push_back(std::string(key.path) + " = " + std::string(key.default_text));
+    }
+  }
+  const bool priced_problem =
+      scenario.problem_given && scenario.problem.kind != ProblemKind::min_lifetime_flops;
+  if ((document.table.get("training") && scenario.training.tokens > 0.0) || priced_problem) {
+    note_price(scenario, "training.usd_per_chip_hour", scenario.training.usd_per_chip_hour,
+               scenario.training.chip);
+  }
+  const bool flops_only =
+      scenario.problem_given && scenario.problem.kind == ProblemKind::min_lifetime_flops;
+  if ((document.table.get("inference") || document.table.get("rl")) && !flops_only) {
+    note_price(scenario, "inference.usd_per_chip_hour", scenario.serving.usd_per_chip_hour,
+               scenario.serving.chip);
+  }
+  if (flops_only) {
+    std::erase_if(scenario.assumptions,
+                  [](const std::string& line) { return line.starts_with("inference.hardware"); });
+  }
+  if (scenario.serving.pricing == InferencePricing::mfu || flops_only) {
+    // Batch, replica and efficiency caps only matter to the roofline.
+    std::erase_if(scenario.assumptions, [](const std::string& line) {
+      return line.starts_with("inference.chips") || line.starts_with("inference.context") ||
+             line.starts_with("inference.compute_efficiency") ||
+             line.starts_with("inference.bandwidth_efficiency");
+    });
+  }
+  if (scenario.serving.pricing == InferencePricing::mfu && !flops_only &&
+      !document.table.at_path("inference.prefill_mfu")) {
+    scenario.assumptions.push_back(
+        "inference.prefill_mfu = 0.5 (the beyond-chinchilla code's default)");
+  }
+  if (scenario.problem_given && scenario.problem.kind == ProblemKind::equal_cost &&
+      !document.table.at_path("problem.shares")) {
+    scenario.assumptions.push_back("problem.shares = 1/3 each (the talk's equal thirds)");
+  }
+  if (scenario.problem_given && scenario.problem.kind == ProblemKind::max_quality &&
+      !document.table.at_path("problem.min_params")) {
+    scenario.assumptions.push_back("problem.min_params = 10M (smallest model considered)");
+  }
+  try {
+    validate_scenario(scenario);
+  } catch (const InputError& e) {
+    throw InputError(file + ": " + e.what());  // e names the field
+  }
+  if (const toml::node* uncertainty = document.table.get("uncertainty")) {
+    scenario.uncertainty =
+        read_uncertainty_table(file, read_table(file, *uncertainty, "uncertainty"), scenario);
+  }
+  return scenario;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_document(parse_toml_file(path), overrides);
+}
+
+Scenario load_scenario_text(std::string_view text, const std::string& name,
+                            const std::vector<std::string>& overrides) {
+  return load_document(parse_toml_text(text, name), overrides);
+}
+
+}  // namespace scaleopt

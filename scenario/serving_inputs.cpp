@@ -1,0 +1,81 @@
+#include "scaleopt/scenario/serving_inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/scenario/extreme_inputs.hpp"
+
+namespace scaleopt {
+
+ServingInputs serving_inputs(const Scenario& scenario) {
+  ServingInputs in;
+  in.prefix = "inference";
+  in.file = scenario.file;
+  in.model = scenario.architecture;
+  in.setup = scenario.serving;
+  in.prices = scenario.prices;
+  in.assumptions = scenario.assumptions;
+  return in;
+}
+
+Roofline ServingInputs::roofline() const {
+  try {
+    return make_roofline(model, setup, prefix);
+  } catch (const InputError& e) {
+    if (file.empty()) throw;
+    throw InputError(file + ": " + e.what());  // e names the key
+  }
+}
+
+ServingPlan ServingInputs::plan(const Roofline& r, double context_tokens) const {
+  try {
+    return plan_serving(r, setup, context_tokens, prefix);
+  } catch (const InputError& e) {
+    if (file.empty()) throw;
+    throw InputError(file + ": " + e.what());
+  }
+}
+
+std::string extreme_serving_inputs(const ServingInputs& in) {
+  const ServingSetup& s = in.setup;
+  const bool flags = in.prefix == "--";
+  auto name = [&](const char* flag, const char* key) {
+    return flags ? std::string(flag) : in.prefix + "." + key;
+  };
+  const std::string names[] = {name("--chips", "chips"),
+                               name("--context", "context"),
+                               name("--compute-efficiency", "compute_efficiency"),
+                               name("--bandwidth-efficiency", "bandwidth_efficiency"),
+                               name("--price", "usd_per_chip_hour"),
+                               name("--batch", "batch"),
+                               name("--latency-per-token", "latency_per_token")};
+  return extreme_flags({{names[0], s.chips},
+                        {names[1], s.context_tokens},
+                        {names[2], s.compute_efficiency},
+                        {names[3], s.bandwidth_efficiency},
+                        {names[4], s.usd_per_chip_hour.value_or(1.0)},
+                        {names[5], s.batch.value_or(1.0)},
+                        {names[6], s.latency_per_token_seconds.value_or(1.0)}});
+}
+
+double default_replica_chips(const Architecture& model, const ServingSetup& setup) {
+  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
+  const double node = setup.chip.node_chips;
+  const double chips = std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
+  return std::ceil(chips / node) * node;
+}
+
+std::string default_replica_text(const Hardware& chip) {
+  return "the fewest whole " + format_quantity(chip.node_chips, Unit::number, 6) +
+         "-chip nodes whose HBM holds the weights twice";
+}
+
+std::string describe_replica(const ServingInputs& in) {
+  return format_quantity(in.setup.chips, Unit::number, 6) + " x " + in.setup.chip.id + " (" +
+         std::string(to_string(in.setup.precision)) + " weights, " +
+         std::string(to_string(in.setup.kv_precision)) + " KV)";
+}
+
+}  // namespace scaleopt

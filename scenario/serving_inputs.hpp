@@ -1,0 +1,49 @@
+#pragma once
+// A model served on a replica: the architecture, the serving setup and the price list of a
+// scenario, or of the serving flags of `roofline` and `pricing` (cli/serving_flags.hpp), which
+// start from a scenario's when one is given. Errors of the roofline and the serving plan are
+// located in the scenario file when there is one.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/price_list.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+
+namespace scaleopt {
+
+// A model and a serving setup, from a scenario, or from flags (or a scenario plus flags).
+struct ServingInputs {
+  Architecture model;
+  ServingSetup setup;               // setup.context_tokens: the scenario's, or 8K = 8000 (assumed)
+  std::optional<PriceList> prices;  // the scenario's [pricing] table
+  std::vector<std::string> assumptions;
+  std::string file;    // the scenario file, empty without one
+  std::string prefix;  // how setup fields are named in errors: "--" or "inference"
+
+  // make_roofline and plan_serving, with errors located in the scenario file when there is one.
+  Roofline roofline() const;
+  ServingPlan plan(const Roofline& roofline, double context_tokens) const;
+};
+
+// The model, serving setup and price list of a scenario already read.
+ServingInputs serving_inputs(const Scenario& scenario);
+
+// The default replica of a model: the fewest whole nodes (the chip's node_chips, 8 when the
+// catalog gives none) whose HBM holds the weights twice over, leaving about half for caches.
+double default_replica_chips(const Architecture& model, const ServingSetup& setup);
+std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-chip nodes ..."
+
+// "8 x h200 (fp8 weights, bf16 KV)".
+std::string describe_replica(const ServingInputs& inputs);
+
+// The setup's numbers beyond 1e30 or below 1e-30 ("inference.chips = 1e+300", or "--price =
+// 1e+300" from flags), for the message when an answer overflows (report/overflow.hpp).
+std::string extreme_serving_inputs(const ServingInputs& inputs);
+
+}  // namespace scaleopt

@@ -1,0 +1,172 @@
+#include "scaleopt/scenario/toml_reading.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/scenario/input_file.hpp"
+
+namespace scaleopt {
+namespace {
+
+std::string describe_type(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    default:
+      return "a date or time";
+  }
+}
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+TomlDocument parse(std::string_view text, const std::string& name) {
+  try {
+    return {toml::parse(text, name), name};
+  } catch (const toml::parse_error& e) {
+    std::ostringstream message;
+    message << name << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+            << e.description();
+    throw InputError(message.str());
+  }
+}
+
+}  // namespace
+
+TomlDocument parse_toml_file(const std::string& path, std::string_view flag) {
+  return parse(read_input_file(path, kTomlInput, flag), path);
+}
+
+TomlDocument parse_toml_text(std::string_view text, const std::string& name) {
+  return parse(text, name);
+}
+
+std::string_view closest_key(std::string_view name,
+                             const std::vector<std::string_view>& candidates) {
+  std::string_view closest;
+  std::size_t best = 3;  // suggest only near misses
+  for (std::string_view candidate : candidates) {
+    const std::size_t d = edit_distance(name, candidate);
+    if (d < best) {
+      best = d;
+      closest = candidate;
+    }
+  }
+  return closest;
+}
+
+std::vector<std::pair<std::string, const toml::node*>> entries_in_file_order(
+    const toml::table& table) {
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (const auto& [key, node] : table) entries.emplace_back(std::string(key.str()), &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+  return entries;
+}
+
+std::string join_key(std::string_view prefix, std::string_view key) {
+  if (prefix.empty()) return std::string(key);
+  return std::string(prefix) + "." + std::string(key);
+}
+
+std::string location(const std::string& file, const toml::node& node) {
+  const auto& source = node.source();
+  const auto line = source.begin.line;
+  // A value parsed from another document, e.g. a --set override: name that document. Those
+  // named after a flag ("--set") are one line long, so no line number is given.
+  if (source.path && !source.path->empty() && *source.path != file) {
+    if (source.path->starts_with("--") || line == 0) return *source.path;
+    return *source.path + ":" + std::to_string(line);
+  }
+  if (line == 0) return file;
+  return file + ":" + std::to_string(line);
+}
+
+void fail_at(const std::string& file, const toml::node& node, std::string_view key,
+             std::string_view what) {
+  throw InputError(location(file, node) + ": " + std::string(key) + ": " + std::string(what));
+}
+
+double read_quantity(const std::string& file, const toml::node& node, std::string_view key,
+                     Unit unit) {
+  if (const auto* integer = node.as_integer()) return static_cast<double>(integer->get());
+  if (const auto* floating = node.as_floating_point()) {
+    const double value = floating->get();
+    if (!std::isfinite(value)) fail_at(file, node, key, "must be a finite number");
+    return value;
+  }
+  if (const auto* text = node.as_string()) {
+    try {
+      return parse_quantity(text->get(), unit);
+    } catch (const InputError& e) {
+      fail_at(file, node, key, e.what());
+    }
+  }
+  fail_at(file, node, key,
+          "expected " + std::string(unit_expectation(unit)) + ", got " + describe_type(node));
+}
+
+std::string read_string(const std::string& file, const toml::node& node, std::string_view key) {
+  if (const auto* text = node.as_string()) return text->get();
+  fail_at(file, node, key, "expected a string, got " + describe_type(node));
+}
+
+bool read_bool(const std::string& file, const toml::node& node, std::string_view key) {
+  if (const auto* flag = node.as_boolean()) return flag->get();
+  fail_at(file, node, key, "expected true or false, got " + describe_type(node));
+}
+
+const toml::table& read_table(const std::string& file, const toml::node& node,
+                              std::string_view key) {
+  if (const auto* table = node.as_table()) return *table;
+  fail_at(file, node, key, "expected a table, got " + describe_type(node));
+}
+
+void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
+                         std::initializer_list<std::string_view> known) {
+  reject_unknown_keys(file, table, prefix, std::vector<std::string_view>(known));
+}
+
+void reject_unknown_keys(const std::string& file, const toml::table& table, std::string_view prefix,
+                         const std::vector<std::string_view>& known) {
+  for (const auto& [key, node] : table) {
+    const std::string_view name = key.str();
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string message = "unknown key";
+    const std::string_view closest = closest_key(name, known);
+    if (!closest.empty()) message += " (did you mean '" + std::string(closest) + "'?)";
+    std::string list;
+    for (std::string_view candidate : known) {
+      list += (list.empty() ? "" : ", ") + std::string(candidate);
+    }
+    message += "; known keys: " + list;
+    fail_at(file, node, join_key(prefix, name), message);
+  }
+}
+
+}  // namespace scaleopt
