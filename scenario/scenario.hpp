@@ -40,6 +40,9 @@ struct Scenario : LifetimeInputs {
   std::vector<std::string> keys_given;
   // Distributions of inputs for Monte Carlo ([uncertainty], scenario/uncertainty_table.hpp).
   UncertaintySpec uncertainty;
+  // Model presets whose serving cost against context is drawn beside each other
+  // (inference.compare_models; `plot cost-vs-context-models` and the report).
+  std::vector<std::string> compare_models;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to
