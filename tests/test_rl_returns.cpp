@@ -174,14 +174,19 @@ TEST_CASE("max-quality with RL returns agrees with its reduction", "[rl_returns]
 
 TEST_CASE("RL returns: signs", "[rl_returns]") {
   const auto model = flops_cost_model(2e12, 0.0, 2.0);
-  SECTION("a larger max_gain buys more RL tokens") {
+  SECTION("a larger max_gain buys more RL per pretraining token") {
+    // The RL / pretraining compute ratio rises with G (dr*/dG > 0 in the closed form). The RL
+    // tokens themselves need not: at a fixed loss a larger gain needs fewer pretraining tokens,
+    // and D_RL = 6 D r / k falls with D (here 59.6B at G = 2 to 13.8B at G = 100).
     double previous = 0.0;
     for (double max_gain : {2.0, 5.0, 20.0, 100.0}) {
       const RlPlan plan =
           min_cost_at_loss_with_rl(returns_law(max_gain, 0.005), 1.947, model, CostUnit::flops);
       REQUIRE(plan.plan.solve.converged());
-      CHECK(plan.rl_tokens > previous);
-      previous = plan.rl_tokens;
+      CHECK(plan.compute_ratio > previous);
+      CHECK(plan.plan.cost.rl.flops / plan.plan.cost.pretrain.flops ==
+            Approx(plan.compute_ratio).epsilon(1e-12));
+      previous = plan.compute_ratio;
     }
   }
   SECTION("r_half without bound drives the RL tokens to their lower bound") {
