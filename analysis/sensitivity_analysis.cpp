@@ -77,8 +77,15 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   report.kind = base.kind;
   report.unit = base.unit;
   const LifetimePlan& plan = optimum_plan(solution);
-  const double optimum[2] = {std::log(plan.params), std::log(plan.pretrain_tokens)};
-  report.base = outputs_at(base, optimum[0], optimum[1]);
+  std::vector<double> optimum{std::log(plan.params), std::log(plan.pretrain_tokens)};
+  if (base.rl_returns) {
+    // The RL tokens are the optimum's third variable (problems/rl_returns/).
+    const QuestionAnswer& answer = solution.optimum ? *solution.optimum : solution.answer;
+    optimum.push_back(std::log(answer.rl_tokens));
+    report.base = outputs_at(base, optimum[0], optimum[1], optimum[2]);
+  } else {
+    report.base = outputs_at(base, optimum[0], optimum[1]);
+  }
   const bool heuristic = base.kind == ProblemKind::equal_cost;
   if (heuristic) {
     report.heuristic =

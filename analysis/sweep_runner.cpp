@@ -39,7 +39,8 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   options_.validate();
   const QuestionSetup setup = scenario_setup(base);
   kind_ = setup.kind;
-  fast_ = options.method == SolveMethod::automatic && linear_cost(setup.model, setup.unit);
+  fast_ = options.method == SolveMethod::automatic && !setup.rl_returns &&
+          linear_cost(setup.model, setup.unit);
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,

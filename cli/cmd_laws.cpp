@@ -45,7 +45,13 @@ int run_laws(bool json, std::ostream& out) {
   }
   table.print(out);
   out << "The '20 tokens per parameter' rule is Hoffmann's Approach 1 (Table 3), not the printed\n"
-         "Approach 3 fit (hoffmann2022). Use --tokens-per-param 20 for the rule.\n";
+         "Approach 3 fit (hoffmann2022). Use --tokens-per-param 20 for the rule.\n"
+         "Which to use: hoffmann2022 for the law exactly as printed (its rounded exponents give\n"
+         "57-122% more tokens than Hoffmann's own Table A3); hoffmann2022-a3 to reproduce Table "
+         "A3's\n"
+         "Approach 3 frontier (within 5% on every row; a refit of beta and B, not Hoffmann's);\n"
+         "sardana2024 for the beyond-chinchilla numbers; epoch2024 (the default) for the refit of\n"
+         "Hoffmann's data.\n";
   return kExitOk;
 }
 

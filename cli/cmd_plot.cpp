@@ -88,6 +88,9 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (kind == PlotKind::cost_vs_context_models) {
     return finish(args, cost_vs_context_models_of(scenario), kind, format, out);
   }
+  if (kind == PlotKind::rl_shares) {
+    return finish(args, rl_shares_of(scenario, args.solver), kind, format, out);
+  }
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
     SensitivityAnalysisOptions options;
@@ -187,6 +190,13 @@ std::string kind_help(PlotKind kind) {
              "converges.\n"
              "Example:\n"
              "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n";
+    case PlotKind::rl_shares:
+      return "plot rl-shares: the optimum's RL share of the lifetime cost against\n"
+             "rl.returns.max_gain, one line per rl.returns.half_ratio, each point re-solved\n"
+             "(docs/model.md, \"RL returns\"). Needs a scenario whose [problem] solves; without\n"
+             "[rl.returns] its defaults are used.\n"
+             "Example:\n"
+             "  scaleopt plot rl-shares examples/frontier_rl.toml --out rl_shares.svg\n";
   }
   return "";
 }

@@ -45,7 +45,7 @@ struct LossLaw {
 // The coefficient names in the order LawUncertainty uses.
 inline constexpr std::array<const char*, 5> kLawCoefficientNames = {"E", "A", "B", "alpha", "beta"};
 
-// hoffmann2022, sardana2024, epoch2024 with their sources (DESIGN.md section 2).
+// hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3 with their sources (docs/model.md).
 std::vector<LossLaw> loss_law_presets();
 
 // The preset called `name`; throws InputError listing the known names otherwise.

@@ -27,6 +27,7 @@ void RlSetup::validate(std::string_view prefix) const {
     fail("context", *context_tokens, "must be >= 0");
   }
   if (mfu && !(*mfu > 0.0 && *mfu <= 1.0)) fail("mfu", *mfu, "must be in (0, 1]");
+  if (returns) returns->validate(qualified_field(prefix, "returns"));
 }
 
 }  // namespace scaleopt

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "scaleopt/costmodel/rl_returns.hpp"
+
 namespace scaleopt {
 
 struct RlSetup {
@@ -15,6 +17,9 @@ struct RlSetup {
   double extra_forward_passes = 0.0;     // forward passes per rollout token besides generation
   std::optional<double> context_tokens;  // mean rollout context; absent: inference context
   std::optional<double> mfu;             // training MFU for the update; absent: training MFU
+  // [rl.returns]: what RL buys (costmodel/rl_returns.hpp). Present: the rollout tokens become a
+  // decision variable (rollout_tokens is then their lower bound); absent: RL is held fixed.
+  std::optional<RlReturns> returns;
 
   // Throws InputError naming the first bad field.
   void validate(std::string_view prefix) const;

@@ -22,9 +22,10 @@ struct Range {
 };
 
 // The axis commands: log (whole decades around the values) or linear (with 5% room).
-std::string axis_commands(std::string_view axis, const Range& range, const SweepAxis& text) {
+std::string axis_commands(std::string_view axis, const Range& range, const SweepAxis& text,
+                          bool log_allowed = true) {
   std::string c = "set " + std::string(axis) + "label " + gnuplot_string(text.label) + "\n";
-  if (spans_decades(range.values)) {
+  if (log_allowed && spans_decades(range.values)) {
     const double low = std::pow(10.0, std::floor(std::log10(range.low)));
     const double high = std::pow(10.0, std::ceil(std::log10(range.high)));
     c += "set logscale " + std::string(axis) + "\n";
@@ -103,13 +104,17 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   std::string& c = figure.commands;
   c += "set title " + gnuplot_string(text.title + "\n" + wrap_list(text.assumptions)) + "\n";
   c += axis_commands("x", xs, text.x);
-  c += axis_commands("y", ys, text.y);
+  c += axis_commands("y", ys, text.y, text.log_y_allowed);
   c += "set tics out nomirror\n";
   c += "set border 3\n";
   c += "set grid xtics ytics lc rgb '#ececec'\n";
   c += "set key outside below horizontal title " +
        gnuplot_string(one_line ? "" : text.series.name) + "\n";
   c += "set style textbox opaque fc rgb 'white' noborder margins 1,1\n";
+  if (!text.mark_lowest) {
+    c += plot_command(clauses);
+    return figure;
+  }
   std::string lowest_label = "lowest " + text.y.name + ": " + text.y.format(lowest.second) +
                              "\nat " + text.x.name + " = " + text.x.format(lowest.first);
   if (!one_line)

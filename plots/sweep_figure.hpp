@@ -28,6 +28,10 @@ struct SweepText {
   std::string title;
   std::string assumptions;  // second title line: the file, rows drawn and left out
   SweepAxis x, y, series;   // series.name empty: one line
+  // A sweep marks its lowest y; a figure of shares (plot rl-shares) marks none and keeps y
+  // linear, since its lows are no answer and its values may span decades towards zero.
+  bool mark_lowest = true;
+  bool log_y_allowed = true;
 };
 
 // Lines with their points (rows of one series, sorted by x) from rows of (x, y, series).

@@ -1,10 +1,13 @@
 #include "scaleopt/report/lifecycle_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/serving/implied_mfu.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/table.hpp"
 
@@ -38,6 +41,11 @@ Json answer_json(const QuestionAnswer& a, ProblemKind kind, bool priced) {
   json["cost_shares"] = Json{{"pretrain", number(a.shares.pretrain)},
                              {"rl", number(a.shares.rl)},
                              {"inference", number(a.shares.inference)}};
+  if (a.rl_returns) {
+    // Only with [rl.returns], so that every answer without it keeps its keys.
+    json["rl_returns"] = Json{{"gain", number(a.rl_returns->gain)},
+                              {"compute_ratio", number(a.rl_returns->compute_ratio)}};
+  }
   json["chinchilla_tokens"] = number(a.chinchilla_tokens);
   json["over_chinchilla"] = number(a.over_chinchilla);
   const ChinchillaComparison& c = a.vs_chinchilla;
@@ -117,6 +125,13 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
            "x (rule: " + format_quantity(a.chinchilla_tokens, Unit::count) + ")";
   });
   row("RL tokens", [](const QuestionAnswer& a) { return tokens_text(a.rl_tokens); });
+  if (answers.front()->rl_returns) {
+    row("RL gain (x data), RL/pretrain FLOPs", [](const QuestionAnswer& a) {
+      if (!a.rl_returns) return std::string("-");
+      return format_quantity(a.rl_returns->gain, Unit::number, 4) + "x, " +
+             format_quantity(a.rl_returns->compute_ratio, Unit::number, 4);
+    });
+  }
   row("inference tokens", [](const QuestionAnswer& a) { return tokens_text(a.inference_tokens); });
   row("loss",
       [](const QuestionAnswer& a) { return format_quantity(a.plan.loss, Unit::number, 6); });
@@ -166,7 +181,48 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
   });
 }
 
+// How far a typed MFU may sit from the roofline's before a warning: 2x either way (the issue's
+// bound; the roofline's own inputs, efficiencies and context, are rarely known better).
+constexpr double kMfuWarningFactor = 2.0;
+
 }  // namespace
+
+DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSolution& s) {
+  DecodeConsistency result;
+  if (s.kind == ProblemKind::min_lifetime_flops || !has_architecture(scenario.architecture)) {
+    return result;
+  }
+  const ServingSetup& serving = scenario.serving;
+  const bool typed = serving.pricing == InferencePricing::mfu;
+  const auto& given = scenario.keys_given;
+  if (typed && std::find(given.begin(), given.end(), "inference.hardware") == given.end()) {
+    return result;
+  }
+  const double params = s.answer.plan.params > 0.0 ? s.answer.plan.params
+                                                   : scenario.architecture.active_param_count();
+  std::string why;
+  const auto implied = implied_decode_mfu(scenario.architecture, serving, params, why);
+  if (!implied) {
+    if (typed)
+      result.warnings.push_back("inference.decode_mfu: not checked against the roofline: " + why);
+    return result;
+  }
+  result.decode_mfu_implied = implied->decode_mfu;
+  if (!typed || !serving.decode_mfu) return result;
+  const double ratio = *serving.decode_mfu / implied->decode_mfu;
+  if (ratio > kMfuWarningFactor || ratio < 1.0 / kMfuWarningFactor) {
+    result.warnings.push_back(
+        "inference.decode_mfu = " + format_quantity(*serving.decode_mfu, Unit::number, 3) + " is " +
+        format_quantity(ratio, Unit::number, 3) + "x the " +
+        format_quantity(implied->decode_mfu, Unit::number, 3) + " the roofline gives for " +
+        format_quantity(params, Unit::count) + " active parameters on " +
+        format_quantity(serving.chips, Unit::number) + " " + serving.chip.id + " at " +
+        format_quantity(serving.context_tokens, Unit::count) + " context (batch " +
+        format_quantity(implied->batch, Unit::number, 3) + ", set by " + implied->bound +
+        "): check the MFU, or price by the roofline (inference.pricing = \"roofline\")");
+  }
+  return result;
+}
 
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
   const bool priced = s.kind != ProblemKind::min_lifetime_flops;
@@ -182,6 +238,9 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
                      : Json("law");
   json["scenario"] = scenario.file;
   json["assumptions"] = scenario.assumptions;
+  const DecodeConsistency decode = decode_consistency(scenario, s);
+  if (decode.decode_mfu_implied) json["decode_mfu_implied"] = number(*decode.decode_mfu_implied);
+  if (!decode.warnings.empty()) json["warnings"] = decode.warnings;
   return json;
 }
 
@@ -273,6 +332,12 @@ std::string solution_text(const Scenario& scenario, const LossLaw& law, const Qu
   }
   solution_table(scenario, s).print(out);
   for (const std::string& note : solution_notes(scenario, law, s)) out << "  " << note << "\n";
+  const DecodeConsistency decode = decode_consistency(scenario, s);
+  if (decode.decode_mfu_implied) {
+    out << "  decode MFU the roofline gives at this N: "
+        << format_quantity(*decode.decode_mfu_implied, Unit::number, 3) << "\n";
+  }
+  for (const std::string& warning : decode.warnings) out << "Warning: " << warning << "\n";
   if (!scenario.assumptions.empty()) {
     out << "Assumptions (defaults the scenario did not set):\n";
     for (const std::string& line : scenario.assumptions) out << "  " << line << "\n";

@@ -3,6 +3,7 @@
 // over-Chinchilla factor, costs by phase, the heuristic beside its optimum), or JSON.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,8 +20,20 @@ namespace scaleopt::report {
 // status, message, kkt_residual, constraint_violation, reference_relative_difference; for
 // equal-cost `optimum` holds the same keys for the true optimum and `heuristic_overpay` the
 // heuristic's excess cost. Also unit, law, rule, scenario, assumptions.
+// With [rl.returns] each answer also has rl_returns {gain, compute_ratio}. When the scenario
+// names an architecture and prices inference (by the roofline, or by fixed MFUs with
+// inference.hardware named): decode_mfu_implied, the decode efficiency the roofline gives at the
+// plan's N (problems/serving/implied_mfu.hpp); and `warnings` when there are any (a typed
+// decode MFU more than 2x from it either way).
 nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& law,
                                      const QuestionSolution& solution);
+
+// The roofline's decode efficiency at the plan's N and the warnings it raises (above).
+struct DecodeConsistency {
+  std::optional<double> decode_mfu_implied;
+  std::vector<std::string> warnings;
+};
+DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSolution& solution);
 
 std::string solution_text(const Scenario& scenario, const LossLaw& law,
                           const QuestionSolution& solution);

@@ -10,12 +10,13 @@
 #include "scaleopt/plots/context_cost_figure.hpp"
 #include "scaleopt/plots/isoloss_figure.hpp"
 #include "scaleopt/plots/phases_figure.hpp"
+#include "scaleopt/plots/sweep_figure.hpp"
 #include "scaleopt/scenario/serving_inputs.hpp"
 
 namespace scaleopt::report {
 namespace {
 
-constexpr std::array<std::pair<PlotKind, std::string_view>, 7> kKinds{{
+constexpr std::array<std::pair<PlotKind, std::string_view>, 8> kKinds{{
     {PlotKind::isoloss, "isoloss"},
     {PlotKind::cost_vs_context, "cost-vs-context"},
     {PlotKind::cost_vs_context_models, "cost-vs-context-models"},
@@ -23,7 +24,13 @@ constexpr std::array<std::pair<PlotKind, std::string_view>, 7> kKinds{{
     {PlotKind::sweep, "sweep"},
     {PlotKind::tornado, "tornado"},
     {PlotKind::uncertainty, "uncertainty"},
+    {PlotKind::rl_shares, "rl-shares"},
 }};
+
+// The grid of plot rl-shares: G from "RL buys little" to beyond Davidson et al.'s "more than
+// 20x", r_half over the range the published RL / pretraining ratios span (docs/model.md).
+constexpr std::array<double, 10> kMaxGains{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100};
+constexpr std::array<double, 5> kHalfRatios{0.001, 0.005, 0.02, 0.1, 0.5};
 
 // The scenario's file name without its directories (titles never show a machine's paths).
 std::string file_name(const Scenario& scenario) {
@@ -169,6 +176,47 @@ plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& soluti
   text.assumptions = lifecycle_assumptions(scenario, solution);
   text.unit = unit;
   return plots::phases_figure(bars, text);
+}
+
+plots::Figure rl_shares_of(const Scenario& scenario, const SolverOptions& solver) {
+  std::vector<std::array<double, 3>> rows;
+  std::size_t left_out = 0;
+  for (double half_ratio : kHalfRatios) {
+    for (double max_gain : kMaxGains) {
+      Scenario point = scenario;
+      RlReturns& returns = point.rl.returns ? *point.rl.returns : point.rl.returns.emplace();
+      returns.max_gain = max_gain;
+      returns.half_ratio = half_ratio;
+      const QuestionSolution solution = solve_question(scenario_setup(point), solver);
+      const QuestionAnswer& best = best_answer(solution);
+      if (!best.plan.solve.converged()) {
+        ++left_out;
+        continue;
+      }
+      rows.push_back({max_gain, best.shares.rl, half_ratio});
+    }
+  }
+  if (rows.empty()) {
+    throw InputError(scenario.file + ": no point of the max_gain x half_ratio grid converged");
+  }
+  plots::SweepText text;
+  text.title = "Optimal RL share of the lifetime cost: " + file_name(scenario);
+  const double steepness =
+      scenario.rl.returns ? scenario.rl.returns->steepness : RlReturns{}.steepness;
+  text.assumptions =
+      "each point re-solved; steepness h = " + format_quantity(steepness, Unit::number, 3) +
+      (left_out ? "; " + std::to_string(left_out) + " points did not converge" : "");
+  auto number_text = [](double v) { return format_quantity(v, Unit::number, 3); };
+  text.x = {"rl.returns.max_gain", "rl.returns.max_gain: the gain RL saturates at (G)",
+            number_text};
+  text.y = {"rl share",
+            "RL share of the lifetime cost (" +
+                std::string(to_string(scenario_setup(scenario).unit)) + ")",
+            [](double v) { return percent(v); }};
+  text.series = {"rl.returns.half_ratio", "r_half", number_text};
+  text.mark_lowest = false;
+  text.log_y_allowed = false;
+  return plots::sweep_figure(plots::sweep_lines(rows), text);
 }
 
 plots::Figure cost_vs_context_of(const Scenario& scenario) {

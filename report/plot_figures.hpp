@@ -9,6 +9,7 @@
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt::report {
 
@@ -19,11 +20,13 @@ enum class PlotKind {
   phases,
   sweep,
   tornado,
-  uncertainty
+  uncertainty,
+  rl_shares
 };
 
 std::string_view to_string(PlotKind kind);
-// "isoloss, cost-vs-context, cost-vs-context-models, phases, sweep, tornado, uncertainty"
+// "isoloss, cost-vs-context, cost-vs-context-models, phases, sweep, tornado, uncertainty,
+// rl-shares"
 std::string plot_kind_names();
 // Throws InputError "KIND: unknown plot 'x': expected one of ...".
 PlotKind parse_plot_kind(std::string_view text);
@@ -37,6 +40,12 @@ plots::Figure isoloss_of(const Scenario& scenario, const QuestionSolution& solut
 
 // Lifetime cost by phase of the plans of a solved scenario (plots/phases_figure.hpp).
 plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& solution);
+
+// The optimum's RL share of the lifetime cost as rl.returns.max_gain (x) and
+// rl.returns.half_ratio (one line each) vary, every point re-solved with the scenario's other
+// inputs (a scenario without [rl.returns] takes its defaults; docs/model.md, "RL returns").
+// Throws InputError when no point converges.
+plots::Figure rl_shares_of(const Scenario& scenario, const SolverOptions& solver);
 
 // Cost per token against context on the scenario's serving replica, with its [pricing] list
 // (plots/context_cost_figure.hpp). Throws InputError when the setup cannot serve the model.

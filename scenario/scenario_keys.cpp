@@ -66,11 +66,18 @@ std::optional<double> shape_value(double value) {
   return value != 0.0 ? std::optional<double>(value) : std::nullopt;
 }
 
+// The scenario's RL returns, created with the defaults when the first of its keys is read.
+RlReturns& rl_returns_of(Scenario& s) {
+  if (!s.rl.returns) s.rl.returns = RlReturns{};
+  return *s.rl.returns;
+}
+
 std::vector<ScenarioKey> make_keys() {
   return {
       // [law]
       law_key("law.preset", KeyKind::text, "none",
-              "Loss-law preset: hoffmann2022, sardana2024 or epoch2024; the coefficients below "
+              "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024 or epoch2024; the "
+              "coefficients below "
               "override it (without a preset all five are required)"),
       law_key("law.name", KeyKind::text, "the preset's, or \"custom\"", "Name shown in output"),
       law_key("law.source", KeyKind::text, "the preset's", "Where the coefficients come from"),
@@ -456,6 +463,30 @@ std::vector<ScenarioKey> make_keys() {
           "rl.mfu", Unit::number, kFraction, "training.mfu", false,
           "Model-FLOPs utilization of the policy update",
           [](const Scenario& s) { return s.rl.mfu; }, [](Scenario& s, double v) { s.rl.mfu = v; }),
+
+      // [rl.returns]: RL tokens chosen by the optimiser (costmodel/rl_returns.hpp)
+      number(
+          "rl.returns.max_gain", Unit::number, kAtLeastOne, "20 (assumed with [rl.returns])", false,
+          "RL returns: the compute-equivalent gain on pretraining data RL saturates at (G >= 1; "
+          "docs/model.md)",
+          [](const Scenario& s) {
+            return s.rl.returns ? std::optional<double>(s.rl.returns->max_gain) : std::nullopt;
+          },
+          [](Scenario& s, double v) { rl_returns_of(s).max_gain = v; }),
+      number(
+          "rl.returns.half_ratio", Unit::number, kPositive, "0.005 (assumed with [rl.returns])",
+          false, "RL returns: the RL / pretraining FLOPs ratio at half the gain (r_half > 0)",
+          [](const Scenario& s) {
+            return s.rl.returns ? std::optional<double>(s.rl.returns->half_ratio) : std::nullopt;
+          },
+          [](Scenario& s, double v) { rl_returns_of(s).half_ratio = v; }),
+      number(
+          "rl.returns.steepness", Unit::number, kPositive, "1 (assumed with [rl.returns])", false,
+          "RL returns: how sharply the gain turns on around half_ratio (h > 0)",
+          [](const Scenario& s) {
+            return s.rl.returns ? std::optional<double>(s.rl.returns->steepness) : std::nullopt;
+          },
+          [](Scenario& s, double v) { rl_returns_of(s).steepness = v; }),
 
       // [problem]: what `scaleopt solve` answers
       text("problem.kind", "none (required by solve)", false,

@@ -225,6 +225,18 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
       scenario.assumptions.push_back(std::string(key.path) + " = " + std::string(key.default_text));
     }
   }
+  if (document.table.at_path("rl.returns")) {
+    // [rl.returns], even empty, makes the RL tokens a decision variable; what it leaves out
+    // takes the defaults of costmodel/rl_returns.hpp, listed as assumptions.
+    if (!scenario.rl.returns) scenario.rl.returns = RlReturns{};
+    for (const char* key :
+         {"rl.returns.max_gain", "rl.returns.half_ratio", "rl.returns.steepness"}) {
+      if (!document.table.at_path(key)) {
+        scenario.assumptions.push_back(std::string(key) + " = " +
+                                       std::string(find_scenario_key(key)->default_text));
+      }
+    }
+  }
   const bool priced_problem =
       scenario.problem_given && scenario.problem.kind != ProblemKind::min_lifetime_flops;
   if ((document.table.get("training") && scenario.training.tokens > 0.0) || priced_problem) {
@@ -240,6 +252,17 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   if (flops_only) {
     std::erase_if(scenario.assumptions,
                   [](const std::string& line) { return line.starts_with("inference.hardware"); });
+    // A FLOPs problem still reports gpu_hours: say what they rest on.
+    if (!document.table.get("training")) {
+      std::ostringstream line;
+      line << "training.hardware = " << scenario.training.chip.id
+           << ", training.mfu = " << scenario.training.mfu
+           << " (assumed): only to convert pretraining FLOPs into the gpu_hours reported";
+      scenario.assumptions.push_back(line.str());
+    }
+    scenario.assumptions.push_back(
+        "gpu_hours of a FLOPs problem count pretraining only: RL and inference are not priced "
+        "(reported as 0 hours)");
   }
   if (scenario.serving.pricing == InferencePricing::mfu || flops_only) {
     // Batch, replica and efficiency caps only matter to the roofline.

@@ -221,7 +221,7 @@ TEST_CASE("plot: bad kinds, formats and scenarios are one-line errors", "[plot]"
   const std::string svg = directory.file("x.svg");
   CHECK_THAT(run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
              Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
-                             "cost-vs-context-models, phases, sweep, tornado, uncertainty"));
+                             "cost-vs-context-models, phases, sweep, tornado, uncertainty, rl-shares"));
   const CliRun pdf = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.pdf")});
   CHECK(is_one_line_error(pdf));
@@ -285,7 +285,8 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
 TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs]") {
   const std::string docs = read_file(std::string(SCALEOPT_SOURCE_DIR) + "/docs/plots.md");
   for (const char* kind :
-       {"isoloss", "cost-vs-context", "phases", "sweep", "tornado", "uncertainty"}) {
+       {"isoloss", "cost-vs-context", "cost-vs-context-models", "phases", "sweep", "tornado",
+        "uncertainty", "rl-shares"}) {
     CHECK_THAT(docs, Catch::Contains(std::string("scaleopt plot ") + kind + " "));
   }
   const std::regex image(R"(!\[[^\]]*\]\((figures/[^)]+\.png)\))");
@@ -413,4 +414,28 @@ TEST_CASE("plot uncertainty: histograms of every converged sample, the quantiles
                       directory.file("x.svg")})
                  .err,
              Catch::Contains("uncertainty"));
+}
+
+TEST_CASE("plot rl-shares: each point is the optimum solve gives", "[plot][rl_returns]") {
+  const scaleopt::report::TemporaryDirectory directory;
+  REQUIRE(run_cli({"plot", "rl-shares", example("frontier_rl.toml"), "--out",
+                   directory.file("r.svg"), "--script", directory.path()})
+              .status == 0);
+  // Rows of (max_gain, RL share, half_ratio); the scenario's own point is G 20, r_half 0.005.
+  std::istringstream data(read_file(directory.file("sweep.dat")));
+  std::string line;
+  int rows = 0;
+  double share = -1.0;
+  while (std::getline(data, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream cells(line);
+    double c[3];
+    for (double& v : c) cells >> v;
+    ++rows;
+    if (c[0] == 20.0 && c[2] == 0.005) share = c[1];
+  }
+  CHECK(rows == 50);  // 10 gains x 5 ratios, all converged on this scenario
+  const CliRun solve = run_cli({"solve", example("frontier_rl.toml"), "--json"});
+  REQUIRE(solve.status == 0);
+  CHECK(share == Approx(solve.json()["optimum"]["cost_shares"]["rl"].get<double>()).epsilon(1e-9));
 }

@@ -110,3 +110,36 @@ TEST_CASE("sensitivity: bad flags are one line and exit 2", "[sensitivity]") {
   CHECK(is_one_line_error(cost));
   CHECK_THAT(cost.err, Catch::Contains("problem.kind"));
 }
+
+TEST_CASE("sensitivity covers the RL returns: elasticities against re-solves",
+          "[sensitivity][rl_returns]") {
+  // The elasticity of the optimum's N to each returns parameter from the KKT system over
+  // (ln N, ln D, ln D_RL), against central differences of two independent solves at +-1%.
+  const std::string scenario = example("frontier_rl.toml");
+  const CliRun run = run_cli({"sensitivity", scenario, "--json"});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const nlohmann::json j = run.json();
+  int seen = 0;
+  for (const auto& e : j["elasticities"]) {
+    const std::string path = e["input"].get<std::string>();
+    if (path.rfind("rl.returns.", 0) != 0) continue;
+    ++seen;
+    INFO(path);
+    REQUIRE(e["status"] == "converged");
+    const double value = e["value"].get<double>();
+    const auto optimum_params = [&](double v) {
+      const CliRun r =
+          run_cli({"solve", scenario, "--json", "--set", path + "=" + std::to_string(v)});
+      REQUIRE(r.status == 0);
+      return r.json()["optimum"]["params"].get<double>();
+    };
+    const double h = 0.01;
+    const double numeric =
+        (std::log(optimum_params(value * (1 + h))) - std::log(optimum_params(value * (1 - h)))) /
+        (std::log1p(h) - std::log1p(-h));
+    // Central differences at 1%: truncation ~h^2 times the curvature, well below 1e-3 here.
+    CHECK(e["params"].get<double>() == Approx(numeric).margin(1e-3));
+  }
+  CHECK(seen == 3);
+}

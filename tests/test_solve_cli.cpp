@@ -89,6 +89,97 @@ TEST_CASE("solve examples/frontier_100x.toml: ~2.6e14 tokens, ~100x over Chinchi
         Approx(1.0).epsilon(1e-14));
 }
 
+TEST_CASE("frontier_100x priced by the roofline: equal-cost derives the RL tokens", "[solve]") {
+  // The RL cost per token was built only when rl.rollout_tokens > 0, so equal-cost, which
+  // derives the RL tokens from their share, failed with "a positive RL share needs an RL cost
+  // per token" although the RL setup and prices were given.
+  const CliRun run = solve_json("frontier_100x.toml", {"--set", "inference.pricing=roofline"});
+  REQUIRE(run.status == 0);
+  const auto j = run.json();
+  // The thirds by construction (closed form), RL included.
+  CHECK(j["cost_shares"]["rl"].get<double>() == Approx(1.0 / 3).epsilon(1e-12));
+  CHECK(j["cost_shares"]["inference"].get<double>() == Approx(1.0 / 3).epsilon(1e-12));
+  CHECK(j["rl_tokens"].get<double>() > 0.0);
+  CHECK(j["optimum"]["status"] == "converged");
+}
+
+TEST_CASE("a FLOPs problem says what its gpu_hours assume", "[solve]") {
+  const CliRun run = solve_json("sardana_compute.toml");
+  REQUIRE(run.status == 0);
+  const auto j = run.json();
+  const std::string assumptions = j["assumptions"].dump();
+  CHECK_THAT(assumptions, Catch::Contains("training.hardware = h100-sxm, training.mfu = 0.4") &&
+                              Catch::Contains("RL and inference are not priced"));
+  // The hours are the FLOPs at 40% of the H100's 989 TFLOP/s dense BF16 (NVIDIA datasheet).
+  CHECK(
+      j["cost"]["pretrain"]["gpu_hours"].get<double>() ==
+      Approx(j["cost"]["pretrain"]["flops"].get<double>() / (3600 * 989e12 * 0.4)).epsilon(1e-12));
+  CHECK(j["cost"]["inference"]["gpu_hours"].get<double>() == 0.0);
+}
+
+TEST_CASE("solve examples/frontier_rl.toml: the thirds beside the 3-variable optimum",
+          "[solve][rl_returns]") {
+  const CliRun run = solve_json("frontier_rl.toml");
+  REQUIRE(run.status == 0);
+  const auto j = run.json();
+  CHECK(j["cost_shares"]["rl"].get<double>() == Approx(1.0 / 3).epsilon(1e-12));
+  const auto& optimum = j["optimum"];
+  REQUIRE(optimum["status"] == "converged");
+  // Same loss, no dearer, the RL tokens chosen, and checked against the reduction (fixed MFUs:
+  // costs linear in N).
+  CHECK(optimum["loss"].get<double>() == Approx(j["loss"].get<double>()).epsilon(1e-12));
+  CHECK(optimum["cost"]["total"]["usd"].get<double>() <= j["cost"]["total"]["usd"].get<double>());
+  CHECK(optimum["reference_relative_difference"].get<double>() < 1e-9);
+  CHECK(optimum["kkt_residual"].get<double>() < 1e-7);
+  CHECK(optimum["rl_returns"]["gain"].get<double>() > 1.0);
+  const auto& shares = optimum["cost_shares"];
+  CHECK(shares["pretrain"].get<double>() + shares["rl"].get<double>() +
+            shares["inference"].get<double>() ==
+        Approx(1.0).epsilon(1e-14));
+  // The heuristic's own gain comes from its RL tokens: r = 2 D_RL / (6 D).
+  CHECK(j["rl_returns"]["compute_ratio"].get<double>() ==
+        Approx(2 * j["rl_tokens"].get<double>() / (6 * j["pretrain_tokens"].get<double>()))
+            .epsilon(1e-12));
+}
+
+TEST_CASE("without [rl.returns] no answer has rl_returns, with it every solve does",
+          "[solve][rl_returns]") {
+  for (const char* name :
+       {"sardana_compute.toml", "sardana_cost.toml", "budget_plan.toml", "frontier_100x.toml"}) {
+    const CliRun plain = solve_json(name);
+    REQUIRE(plain.status == 0);
+    CHECK_FALSE(plain.json().contains("rl_returns"));
+    const CliRun with = solve_json(name, {"--set", "rl.returns.max_gain=10"});
+    INFO(name << ": " << with.err);
+    REQUIRE(with.status == 0);
+    const auto j = with.json();
+    const auto& best = j.contains("optimum") ? j["optimum"] : j;
+    CHECK(best["status"] == "converged");
+    CHECK(best["rl_returns"]["gain"].get<double>() > 1.0);
+  }
+}
+
+TEST_CASE("a typed decode MFU far from the roofline's is warned about", "[solve]") {
+  // frontier_100x types decode MFU 0.133 for a dense 100B model on 8 H100s, whose roofline
+  // batch reaches the ridge: compute time = memory time, i.e. the chips' peak FLOP/s
+  // (inference.compute_efficiency 1), so the roofline allows a decode MFU of 1.
+  const CliRun run = solve_json("frontier_100x.toml");
+  REQUIRE(run.status == 0);
+  const auto j = run.json();
+  CHECK(j["decode_mfu_implied"].get<double>() == Approx(1.0).epsilon(1e-9));
+  REQUIRE(j.contains("warnings"));
+  CHECK_THAT(j["warnings"][0].get<std::string>(),
+             Catch::Contains("inference.decode_mfu = 0.133") && Catch::Contains("roofline"));
+  const CliRun text = run_cli({"solve", example("frontier_100x.toml")});
+  CHECK_THAT(text.out, Catch::Contains("Warning: inference.decode_mfu"));
+  // Within 2x of it: no warning (0.6 is 0.6x; 0.4 would be 0.4x and warned).
+  const CliRun consistent = solve_json("frontier_100x.toml", {"--set", "inference.decode_mfu=0.6"});
+  REQUIRE(consistent.status == 0);
+  CHECK_FALSE(consistent.json().contains("warnings"));
+  const CliRun low = solve_json("frontier_100x.toml", {"--set", "inference.decode_mfu=0.4"});
+  CHECK(low.json().contains("warnings"));
+}
+
 TEST_CASE("the frontier table tells the story in one screen", "[solve]") {
   const CliRun run = run_cli({"solve", example("frontier_100x.toml")});
   REQUIRE(run.status == 0);

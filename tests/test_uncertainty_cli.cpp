@@ -170,3 +170,39 @@ TEST_CASE("uncertainty: bad distributions are one line and exit 2", "[uncertaint
     CHECK_THAT(run.err, Catch::Contains(flags[0]));
   }
 }
+
+TEST_CASE("uncertainty over the RL returns: a sample's row is what solve gives",
+          "[uncertainty][rl_returns]") {
+  // The returns parameters go through the key registry like any input: drawn, set, re-solved.
+  const TempFile scenario("mc_returns.toml", kSardana + R"(
+"rl.returns.max_gain" = { dist = "lognormal", median = 20, sigma = 0.5 }
+"rl.returns.half_ratio" = { dist = "lognormal", median = 0.005, sigma = 1.0 }
+[rl.returns]
+)");
+  const std::string out =
+      std::filesystem::temp_directory_path().string() + "/scaleopt_test_mc_returns.csv";
+  const CliRun run = run_cli({"uncertainty", scenario.path(), "--samples", "20", "--out", out});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  std::istringstream lines(read(out));
+  std::string header, row;
+  std::getline(lines, header);
+  const auto columns = split(header);
+  REQUIRE(columns[1] == "rl.returns.half_ratio");  // drawn inputs in path order
+  REQUIRE(columns[2] == "rl.returns.max_gain");
+  const std::size_t status = std::find(columns.begin(), columns.end(), "status") - columns.begin();
+  int checked = 0;
+  while (std::getline(lines, row) && checked < 3) {
+    const auto cells = split(row);
+    REQUIRE(cells[status] == "converged");
+    const CliRun solve =
+        run_cli({"solve", scenario.path(), "--json", "--set", "rl.returns.half_ratio=" + cells[1],
+                 "--set", "rl.returns.max_gain=" + cells[2]});
+    REQUIRE(solve.status == 0);
+    // Both NLopt on the same problem: the polish leaves ~1e-15, well inside 1e-9.
+    CHECK(std::stod(cells[3]) == Approx(solve.json()["params"].get<double>()).epsilon(1e-9));
+    ++checked;
+  }
+  CHECK(checked == 3);
+  std::filesystem::remove(out);
+}

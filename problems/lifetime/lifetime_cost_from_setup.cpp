@@ -159,13 +159,13 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     return size_cost(
         demand_cost(token_costs(priced, params, context), input_tokens, output_tokens));
   };
-  if (model.rl_tokens > 0.0) {
-    model.rl_per_token_of_size = [priced, rl_context, rl_train_hours_per_flop,
-                                  train_usd_per_hour](double params) {
-      return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
-                                token_costs(priced, params, rl_context)));
-    };
-  }
+  // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
+  // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
+  model.rl_per_token_of_size = [priced, rl_context, rl_train_hours_per_flop,
+                                train_usd_per_hour](double params) {
+    return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
+                              token_costs(priced, params, rl_context)));
+  };
   // The largest N whose weights and one sequence fit the replica (batch >= 1), with a margin.
   const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
   const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");

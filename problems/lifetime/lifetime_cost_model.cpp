@@ -43,9 +43,14 @@ double in_unit(CostUnit unit, const PhaseCost& cost) {
 }
 
 double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double params) {
+  return rl_token_cost(model, unit, params).value;
+}
+
+RlTokenCost rl_token_cost(const LifetimeCostModel& model, CostUnit unit, double params) {
   const SizeCost per_token = rl_per_token_of(model, params);
-  return in_unit(unit,
-                 {model.rl_flops_per_param_token * params, per_token.gpu_hours, per_token.usd});
+  const double flops = model.rl_flops_per_param_token * params;  // linear: slope = value
+  return {in_unit(unit, {flops, per_token.gpu_hours, per_token.usd}),
+          in_unit(unit, {flops, per_token.d_gpu_hours_d_log_params, per_token.d_usd_d_log_params})};
 }
 
 PhaseCost LifetimeCost::total() const {

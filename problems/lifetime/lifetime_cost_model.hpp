@@ -88,6 +88,13 @@ LifetimeCostModel flops_cost_model(double inference_tokens, double rl_tokens = 0
 // Cost of one rollout token with N parameters in `unit`.
 double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double params);
 
+// The same with its derivative in ln N (the RL returns problem chooses the tokens).
+struct RlTokenCost {
+  double value;
+  double d_log_params;
+};
+RlTokenCost rl_token_cost(const LifetimeCostModel& model, CostUnit unit, double params);
+
 // The cost of `cost` in `unit`.
 double in_unit(CostUnit unit, const PhaseCost& cost);
 

@@ -1,5 +1,6 @@
 #include "scaleopt/problems/question/question_elasticity.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -91,10 +92,23 @@ void ElasticityOptions::validate() const {
 }
 
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens) {
+  if (setup.rl_returns) {
+    return outputs_at(setup, log_params, log_tokens,
+                      std::log(std::max(setup.model.rl_tokens, setup.rl_returns->min_rl_tokens)));
+  }
   const double params = std::exp(log_params), tokens = std::exp(log_tokens);
   return {params * setup.total_to_active, tokens, setup.law().loss(params, tokens),
           setup.model.total(setup.unit, params, tokens).value,
           over_chinchilla(setup.rule, params, tokens)};
+}
+
+OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens,
+                        double log_rl_tokens) {
+  const double params = std::exp(log_params), tokens = std::exp(log_tokens);
+  const RlPlan plan = rl_plan_at(*setup.rl_returns, setup.model, setup.unit, params, tokens,
+                                 std::exp(log_rl_tokens));
+  return {params * setup.total_to_active, tokens, plan.plan.loss,
+          in_unit(setup.unit, plan.plan.cost.total()), over_chinchilla(setup.rule, params, tokens)};
 }
 
 Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,
@@ -118,8 +132,11 @@ Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double>
   // y(x*(p), p) along the tangent: x* + offset dx at the stencil's p.
   for (std::size_t i = 0; i < stencil->setups.size(); ++i) {
     const double s = stencil->offsets[i];
+    const QuestionSetup& setup = stencil->setups[i];
     accumulate(result, *stencil, i,
-               outputs_at(stencil->setups[i], optimum[0] + s * dx[0], optimum[1] + s * dx[1]));
+               dx.size() == 3 ? outputs_at(setup, optimum[0] + s * dx[0], optimum[1] + s * dx[1],
+                                           optimum[2] + s * dx[2])
+                              : outputs_at(setup, optimum[0] + s * dx[0], optimum[1] + s * dx[1]));
   }
   result.status = Status::converged;
   return result;

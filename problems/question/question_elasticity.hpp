@@ -30,7 +30,11 @@ using OutputValues = std::array<double, 5>;
 
 // The outputs of the plan (N, D) = (e^log_params, e^log_tokens) under `setup`: total parameters,
 // D, L(N, D), the lifetime cost in the setup's unit, D over the rule's D for N.
+// With [rl.returns] the loss includes the gain of the setup's RL tokens (at least one).
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens);
+// With [rl.returns], at the RL tokens e^log_rl_tokens (the third variable of the optimum).
+OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens,
+                        double log_rl_tokens);
 
 // The setup with the input scaled by e^log_scale. Throws InputError when the scaled value is
 // not allowed (out of range, or breaking a rule between keys).

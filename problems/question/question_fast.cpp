@@ -59,6 +59,8 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
 }  // namespace
 
 std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
+  // With [rl.returns] the RL tokens are a third variable: NLopt (problems/rl_returns/).
+  if (setup.rl_returns) return std::nullopt;
   const std::optional<LinearCost> cost = linear_cost(setup.model, setup.unit);
   if (!cost) return std::nullopt;
   QuestionSummary summary;

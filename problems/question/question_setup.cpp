@@ -1,5 +1,7 @@
 #include "scaleopt/problems/question/question_setup.hpp"
 
+#include <algorithm>
+
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -37,6 +39,16 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
   return answer;
 }
 
+// The answer of a plan whose RL tokens were chosen: costs, shares and the Chinchilla
+// comparison at those tokens.
+QuestionAnswer answer_for(const RlPlan& plan, const QuestionSetup& setup) {
+  QuestionSetup at_tokens = setup;
+  at_tokens.model.rl_tokens = plan.rl_tokens;
+  QuestionAnswer answer = answer_for(plan.plan, at_tokens);
+  answer.rl_returns = RlReturnsAnswer{plan.gain, plan.compute_ratio};
+  return answer;
+}
+
 }  // namespace
 
 QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
@@ -51,6 +63,12 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
   setup.model = lifetime_cost_model(inputs, priced);
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();
+  if (inputs.rl.returns) {
+    // RL tokens become a decision variable, bounded below by the rollout tokens given.
+    setup.rl_returns = RlReturnsLaw{law, *inputs.rl.returns, setup.model.rl_flops_per_param_token,
+                                    std::max(1.0, inputs.rl.rollout_tokens)};
+    if (spec.kind != ProblemKind::equal_cost) setup.model.rl_tokens = 0.0;
+  }
 
   switch (spec.kind) {
     case ProblemKind::min_lifetime_flops:
@@ -78,7 +96,11 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
           equal_cost_tokens(setup.heuristic_params, setup.model, spec.shares, setup.unit);
       // The true optimum holds the heuristic's RL tokens (the law has no RL term).
       setup.model.rl_tokens = setup.heuristic.rl_tokens;
-      setup.target_loss = law.loss(setup.heuristic_params, setup.heuristic.pretrain_tokens);
+      setup.target_loss =
+          setup.rl_returns
+              ? setup.rl_returns->loss(setup.heuristic_params, setup.heuristic.pretrain_tokens,
+                                       std::max(setup.heuristic.rl_tokens, 1.0))
+              : law.loss(setup.heuristic_params, setup.heuristic.pretrain_tokens);
       break;
     }
   }
@@ -86,6 +108,14 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
 }
 
 std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup) {
+  if (setup.rl_returns) {
+    if (setup.kind == ProblemKind::max_quality) {
+      return std::make_unique<RlAtBudgetProblem>(*setup.rl_returns, setup.model, setup.unit,
+                                                 setup.budget, setup.min_params);
+    }
+    return std::make_unique<RlAtLossProblem>(*setup.rl_returns, setup.target_loss, setup.model,
+                                             setup.unit);
+  }
   if (setup.kind == ProblemKind::max_quality) {
     return std::make_unique<QualityAtBudgetProblem>(setup.law(), setup.model, setup.unit,
                                                     setup.budget, setup.min_params);
@@ -94,7 +124,63 @@ std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup) {
                                                  setup.unit);
 }
 
+namespace {
+
+// solve_question with [rl.returns]: (N, D, D_RL) together (problems/rl_returns/).
+QuestionSolution solve_with_rl_returns(const QuestionSetup& setup, const SolverOptions& options) {
+  QuestionSolution solution;
+  solution.kind = setup.kind;
+  solution.unit = setup.unit;
+  const RlReturnsLaw& law = *setup.rl_returns;
+  switch (setup.kind) {
+    case ProblemKind::min_lifetime_flops:
+    case ProblemKind::min_lifetime_cost:
+      solution.target_loss = setup.target_loss;
+      solution.answer = answer_for(
+          min_cost_at_loss_with_rl(law, setup.target_loss, setup.model, setup.unit, options),
+          setup);
+      break;
+    case ProblemKind::max_quality: {
+      const RlPlan plan = max_quality_with_rl(law, setup.model, setup.unit, setup.budget,
+                                              setup.min_params, options);
+      solution.target_loss = plan.plan.loss;
+      solution.answer = answer_for(plan, setup);
+      break;
+    }
+    case ProblemKind::equal_cost: {
+      // The thirds at the heuristic's N, its loss with the gain its RL tokens buy; then the
+      // optimum of (N, D, D_RL) at that loss.
+      const RlPlan heuristic =
+          rl_plan_at(law, setup.model, setup.unit, setup.heuristic_params,
+                     setup.heuristic.pretrain_tokens, std::max(setup.heuristic.rl_tokens, 1.0));
+      RlPlan closed_form = heuristic;
+      closed_form.plan.solve.status = Status::converged;
+      closed_form.plan.solve.algorithm = "closed form (equal-cost heuristic)";
+      closed_form.plan.solve.message =
+          "closed form: shares of the lifetime cost fix the token budgets";
+      closed_form.plan.solve.kkt_residual = 0.0;
+      closed_form.plan.solve.constraint_violation = 0.0;
+      solution.target_loss = setup.target_loss;
+      solution.answer = answer_for(closed_form, setup);
+      const RlPlan optimum =
+          min_cost_at_loss_with_rl(law, setup.target_loss, setup.model, setup.unit, options);
+      solution.optimum = answer_for(optimum, setup);
+      if (optimum.plan.solve.converged()) {
+        solution.heuristic_overpay = in_unit(setup.unit, closed_form.plan.cost.total()) /
+                                         in_unit(setup.unit, optimum.plan.cost.total()) -
+                                     1.0;
+      }
+      break;
+    }
+  }
+  settle_answers(solution);
+  return solution;
+}
+
+}  // namespace
+
 QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options) {
+  if (setup.rl_returns) return solve_with_rl_returns(setup, options);
   QuestionSolution solution;
   solution.kind = setup.kind;
   solution.unit = setup.unit;

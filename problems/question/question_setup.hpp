@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 #include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
@@ -28,6 +29,9 @@ struct QuestionSetup {
   CostShares shares;
   double total_to_active = 1.0;   // the architecture's total / active parameters
   double inference_tokens = 0.0;  // lifetime demand, input + output
+  // With [rl.returns]: the law with the RL gain; the RL tokens are then chosen (model.rl_tokens
+  // is 0 for the optimum, the heuristic's for equal-cost) and at least rl.rollout_tokens.
+  std::optional<RlReturnsLaw> rl_returns;
 
   const LossLaw& law() const { return rule.law; }
 };
@@ -36,9 +40,9 @@ struct QuestionSetup {
 QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
                              const ProblemSpec& spec);
 
-// The problem NLopt solves for the setup, over (ln N, ln D): the cheapest plan reaching the
-// target loss (min-lifetime-*, and the true optimum of equal-cost) or the lowest loss within
-// the budget (max-quality).
+// The problem NLopt solves for the setup, over (ln N, ln D), and ln D_RL with [rl.returns]:
+// the cheapest plan reaching the target loss (min-lifetime-*, and the true optimum of
+// equal-cost) or the lowest loss within the budget (max-quality).
 std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup);
 
 // The NLopt path: the solve of solve_question(inputs, law, spec, options) on a built setup.

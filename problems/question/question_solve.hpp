@@ -49,6 +49,12 @@ struct ProblemSpec {
   void validate() const;
 };
 
+// What the RL returns model made of a plan's RL tokens (docs/model.md, "RL returns").
+struct RlReturnsAnswer {
+  double gain = 1.0;           // g(r): the compute-equivalent gain on pretraining data
+  double compute_ratio = 0.0;  // r = C_RL / C_pretrain in FLOPs
+};
+
 // One plan with everything a report needs.
 struct QuestionAnswer {
   LifetimePlan plan;
@@ -56,10 +62,11 @@ struct QuestionAnswer {
   double total_params = 0.0;   // scaled by the architecture's total / active ratio
   double rl_tokens = 0.0;
   double inference_tokens = 0.0;
-  CostShares shares;                   // of the total in the problem's unit
-  double chinchilla_tokens = 0.0;      // the rule's D for this N
-  double over_chinchilla = 0.0;        // pretrain tokens / chinchilla tokens
-  ChinchillaComparison vs_chinchilla;  // the equal-quality Chinchilla-style model
+  CostShares shares;                          // of the total in the problem's unit
+  double chinchilla_tokens = 0.0;             // the rule's D for this N
+  double over_chinchilla = 0.0;               // pretrain tokens / chinchilla tokens
+  ChinchillaComparison vs_chinchilla;         // the equal-quality Chinchilla-style model
+  std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
 };
 
 struct QuestionSolution {
