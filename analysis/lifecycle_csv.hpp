@@ -37,8 +37,8 @@ std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm
 template <class Number, class StatusCell, class AlgorithmCell>
 void visit_answer_cells(const AnswerSummary& a, bool priced, Number&& number, StatusCell&& status,
                         AlgorithmCell&& algorithm) {
-  for (double v : {a.params, a.active_params, a.pretrain_tokens, a.rl_tokens, a.inference_tokens,
-                   a.loss}) {
+  for (double v :
+       {a.params, a.active_params, a.pretrain_tokens, a.rl_tokens, a.inference_tokens, a.loss}) {
     number(v);
   }
   const PhaseCost total = a.cost.total();
