@@ -378,8 +378,7 @@ def fit(
 ) -> dict:
     """Fits L(N, D) = E + A/N^alpha + B/D^beta to training runs (``scaleopt fit --json``):
     ``runs`` is a CSV file or a pandas DataFrame, one run per row; give ``tokens_col`` or
-    ``flops_col``. A DataFrame is written to a temporary CSV file that the fit reads, so its
-    answer's ``file`` names that file."""
+    ``flops_col``. A DataFrame is written to a temporary CSV file that the fit reads."""
     flags = dict(
         params_col=params_col,
         tokens_col=tokens_col,

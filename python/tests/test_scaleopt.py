@@ -93,17 +93,18 @@ def test_uncertainty():
     )
 
 
-def test_fit_path_and_dataframe():
-    flags = dict(params_col="Model Size", flops_col="Training FLOP", loss_col="loss",
-                 drop_highest_loss=5)
-    expected = cli_json("fit", RUNS, "--params-col", "Model Size", "--flops-col",
-                        "Training FLOP", "--loss-col", "loss", "--drop-highest-loss", "5")
-    assert scaleopt.fit(RUNS, **flags) == expected
-    from_frame = scaleopt.fit(pandas.read_csv(RUNS), **flags)
-    # The DataFrame went through a temporary file: its name is the one difference.
-    for answer in (from_frame, expected):
-        answer.pop("file", None)
-    assert from_frame == expected
+def test_fit_path_and_dataframe(tmp_path):
+    # Every sixth of the Chinchilla runs (40), to keep the test short.
+    runs = pandas.read_csv(RUNS, float_precision="round_trip").iloc[::6]
+    path = tmp_path / "runs.csv"
+    runs.to_csv(path, index=False)
+    flags = dict(params_col="Model Size", flops_col="Training FLOP", loss_col="loss")
+    expected = cli_json("fit", str(path), "--params-col", "Model Size", "--flops-col",
+                        "Training FLOP", "--loss-col", "loss")
+    assert expected["status"] == "converged"
+    # A DataFrame goes through a temporary CSV file; a path is read as given (two fits only:
+    # each runs 4,500 starts).
+    assert scaleopt.fit(runs, **flags) == expected
 
 
 def test_roofline():
@@ -152,7 +153,9 @@ def sweep_csv(*flags, tmp_path):
     out = tmp_path / "sweep.csv"
     cli("sweep", *flags, "--out", str(out))
     # keep_default_na=False, na_values=[""]: an empty cell is NaN, any text stays text.
-    return pandas.read_csv(out, keep_default_na=False, na_values=[""])
+    # round_trip: the shortest text of a double reads back as that double (pandas' default
+    # parser can be an ulp off).
+    return pandas.read_csv(out, keep_default_na=False, na_values=[""], float_precision="round_trip")
 
 
 def assert_frame_matches_csv(frame, csv):
@@ -201,7 +204,7 @@ def test_sweep_shards_partition_the_grid():
     vary = {"inference.requests": "1e9..1e11:log:200"}
     whole = scaleopt.sweep(SARDANA, vary)
     parts = [scaleopt.sweep(SARDANA, vary, shard=(i, 3)) for i in (1, 2, 3)]
-    assert [len(p) for p in parts] == [64, 64, 72]  # blocks of 64 points, dealt in turn
+    assert [len(p) for p in parts] == [64 + 8, 64, 64]  # blocks of 64 points, dealt in turn
     joined = pandas.concat(parts).sort_values("point").reset_index(drop=True)
     pandas.testing.assert_frame_equal(joined, whole)
     assert scaleopt.sweep(SARDANA, vary, shard="2/3").equals(parts[1])
