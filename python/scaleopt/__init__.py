@@ -303,6 +303,13 @@ def sweep(
     return pandas.DataFrame(columns, copy=False)
 
 
+def _analysis(command, scenario, set, threads, method, solver: dict, **flags) -> Any:
+    """An analysis command (the scenario, --set, --threads, --method, the solver's flags)."""
+    path, overrides = _scenario_arguments(scenario, set)
+    return _command([command], [path], set=overrides, threads=threads, method=method, **solver,
+                    **flags)
+
+
 def sensitivity(
     scenario: Union[str, os.PathLike, Scenario],
     set: Optional[Mapping[str, Quantity]] = None,
@@ -320,17 +327,9 @@ def sensitivity(
     """Elasticities of the optimum to every input and the tornado table
     (``scaleopt sensitivity --json``). Raises :class:`NotConverged` when the base case does not
     converge (there are no derivatives at a point that is not an optimum)."""
-    path, overrides = _scenario_arguments(scenario, set)
-    return _command(
-        ["sensitivity"],
-        [path],
-        set=overrides,
-        tornado=tornado,
-        rank_by=rank_by,
-        threads=threads,
-        method=method,
-        **_solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish),
-    )
+    solver = _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish)
+    return _analysis("sensitivity", scenario, set, threads, method, solver,
+                     tornado=tornado, rank_by=rank_by)
 
 
 def uncertainty(
@@ -349,17 +348,9 @@ def uncertainty(
 ) -> dict:
     """Monte Carlo over the scenario's [uncertainty] table: quantiles of the answer and the
     shares that were infeasible (``scaleopt uncertainty --json``)."""
-    path, overrides = _scenario_arguments(scenario, set)
-    return _command(
-        ["uncertainty"],
-        [path],
-        set=overrides,
-        samples=samples,
-        seed=seed,
-        threads=threads,
-        method=method,
-        **_solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish),
-    )
+    solver = _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish)
+    return _analysis("uncertainty", scenario, set, threads, method, solver,
+                     samples=samples, seed=seed)
 
 
 def fit(
