@@ -3,6 +3,8 @@
 #               write its HTML report, demo-report.html
 #   make test   install what is missing (chromium too: the report test opens the HTML report
 #               in it), build, run every test (ctest)
+#   make python build the Python module into $(BUILD_DIR)/python (PYTHONPATH=$(BUILD_DIR)/python
+#               /usr/bin/python3 -c "import scaleopt"; docs/python.md)
 #   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
 #               inference-aware solve in scipy beside ours (bench/compare_scipy.py)
 #   make format apply clang-format to every source file
@@ -28,7 +30,7 @@ FUZZ_RUNS_runs_csv ?= 2000
 FUZZ_RUNS_cli ?= 1000
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps test-deps configure build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
+.PHONY: all deps test-deps configure build python demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
   format-check clean
 
 all: build
@@ -42,10 +44,14 @@ test-deps:
 	@scripts/install-deps --browser
 
 configure: deps
-	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) > /dev/null
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$(PYTHON) \
+	  $(CMAKE_FLAGS) > /dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+python: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target _scaleopt scaleopt_exe
 
 demo: build
 	@echo

@@ -33,18 +33,6 @@ void answer_columns(std::vector<std::string>& columns, const std::string& prefix
   }
 }
 
-std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
-  switch (path) {
-    case SolvePath::closed_form:
-      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
-    case SolvePath::newton:
-      return "1-D Newton (Boost.Math)";
-    case SolvePath::nlopt:
-      return nlopt_algorithm;
-  }
-  return nlopt_algorithm;
-}
-
 // The cells of one answer, formatted into a buffer on the stack and appended to the row at
 // once: one copy an answer instead of one per cell, which was a tenth of a 10^6-point sweep.
 // An answer has 33 cells of at most 24 characters and two short texts: under 1 KB.
@@ -57,12 +45,8 @@ class AnswerCells {
     size_ =
         static_cast<std::size_t>(std::to_chars(data_ + size_, data_ + kSize, value).ptr - data_);
   }
-  void comma_number(double value) {
-    data_[size_++] = ',';
-    number(value);
-  }
-  void comma_text(std::string_view text) {
-    data_[size_++] = ',';
+  void comma() { data_[size_++] = ','; }
+  void text(std::string_view text) {
     std::memcpy(data_ + size_, text.data(), text.size());
     size_ += text.size();
   }
@@ -78,31 +62,41 @@ void append_answer(std::string& out, const AnswerSummary& a, bool priced,
                    std::string_view nlopt_algorithm, bool first) {
   if (!first) out += ',';
   AnswerCells cells;
-  cells.number(a.params);
-  for (double v : {a.active_params, a.pretrain_tokens, a.rl_tokens, a.inference_tokens, a.loss}) {
-    cells.comma_number(v);
-  }
-  const PhaseCost total = a.cost.total();
-  for (const PhaseCost* phase : {&a.cost.pretrain, &a.cost.rl, &a.cost.inference, &total}) {
-    const bool known = a.status != Status::infeasible && std::isfinite(a.loss);
-    cells.comma_number(known ? phase->flops : NAN);
-    cells.comma_number(known ? phase->gpu_hours : NAN);
-    cells.comma_number(known && priced ? phase->usd : NAN);
-  }
-  for (double v :
-       {a.shares.pretrain, a.shares.rl, a.shares.inference, a.chinchilla_tokens, a.over_chinchilla,
-        a.vs_params, a.vs_tokens, a.vs_cost, a.chinchilla_params, a.chinchilla_pretrain_tokens}) {
-    cells.comma_number(v);
-  }
-  cells.comma_text(to_string(a.status));
-  cells.comma_text(algorithm_name(a.path, nlopt_algorithm));
-  for (double v : {a.kkt_residual, a.constraint_violation, a.reference_relative_difference}) {
-    cells.comma_number(v);
-  }
+  bool leading = true;  // the first cell has no comma before it
+  const auto comma = [&] {
+    if (!leading) cells.comma();
+    leading = false;
+  };
+  visit_answer_cells(
+      a, priced,
+      [&](double v) {
+        comma();
+        cells.number(v);
+      },
+      [&](Status status) {
+        comma();
+        cells.text(to_string(status));
+      },
+      [&](SolvePath path) {
+        comma();
+        cells.text(algorithm_name(path, nlopt_algorithm));
+      });
   cells.append_to(out);
 }
 
 }  // namespace
+
+std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
+  switch (path) {
+    case SolvePath::closed_form:
+      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
+    case SolvePath::newton:
+      return "1-D Newton (Boost.Math)";
+    case SolvePath::nlopt:
+      return nlopt_algorithm;
+  }
+  return nlopt_algorithm;
+}
 
 std::vector<std::string> summary_columns(ProblemKind kind) {
   std::vector<std::string> columns;
@@ -116,7 +110,7 @@ std::vector<std::string> summary_columns(ProblemKind kind) {
 
 void append_summary_cells(std::string& out, const QuestionSummary& s,
                           std::string_view nlopt_algorithm) {
-  const bool priced = is_priced(s.kind);
+  const bool priced = is_priced(s.kind);  // as visit_summary_cells
   append_answer(out, s.answer, priced, nlopt_algorithm, true);
   if (s.kind == ProblemKind::equal_cost) {
     append_answer(out, s.optimum, priced, nlopt_algorithm, false);

@@ -1,5 +1,6 @@
 #include "scaleopt/analysis/sweep_grid.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -20,9 +21,18 @@ std::string_view trim(std::string_view s) {
   throw InputError("--vary " + argument + ": " + what);
 }
 
+void check_in_range(const SweepAxis& axis, const std::string& argument, double value) {
+  if (!axis.input.range().contains(value)) {
+    std::ostringstream message;
+    message << "must be " << axis.input.range().describe() << ", got " << value;
+    bad_vary(argument, message.str());
+  }
+}
+
 }  // namespace
 
 double SweepAxis::value(std::size_t i) const {
+  if (!listed.empty()) return listed[i];
   if (i == 0) return low;
   if (i + 1 == count) return high;
   const double t = static_cast<double>(i) / static_cast<double>(count - 1);
@@ -82,13 +92,22 @@ SweepAxis parse_vary(const Scenario& scenario, const std::string& argument) {
   if (axis.log_scale && !(axis.low > 0.0)) {
     bad_vary(argument, "a log axis needs LO > 0");
   }
-  for (const double end : {axis.low, axis.high}) {
-    if (!axis.input.range().contains(end)) {
-      std::ostringstream message;
-      message << "must be " << axis.input.range().describe() << ", got " << end;
-      bad_vary(argument, message.str());
-    }
+  for (const double end : {axis.low, axis.high}) check_in_range(axis, argument, end);
+  return axis;
+}
+
+SweepAxis listed_axis(const Scenario& scenario, const std::string& path,
+                      std::vector<double> values) {
+  SweepAxis axis{NumericInputSetter(scenario, path)};
+  if (values.empty()) bad_vary(path, "no values");
+  if (values.size() > kMaxAxisPoints) {
+    bad_vary(path, "more than 1e9 values (the limit), got " + std::to_string(values.size()));
   }
+  for (const double v : values) check_in_range(axis, path, v);
+  axis.low = values.front();
+  axis.high = values.back();
+  axis.count = values.size();
+  axis.listed = std::move(values);
   return axis;
 }
 
@@ -131,6 +150,16 @@ Shard parse_shard(const std::string& text) {
 
 bool in_shard(std::size_t point, const Shard& shard) {
   return (point / kShardBlock) % shard.count == shard.index - 1;
+}
+
+std::vector<std::size_t> shard_point_list(std::size_t points, const Shard& shard) {
+  std::vector<std::size_t> list;
+  list.reserve(shard_points(points, shard));
+  for (std::size_t b = shard.index - 1; b * kShardBlock < points; b += shard.count) {
+    const std::size_t end = std::min(points, (b + 1) * kShardBlock);
+    for (std::size_t p = b * kShardBlock; p < end; ++p) list.push_back(p);
+  }
+  return list;
 }
 
 std::size_t shard_points(std::size_t points, const Shard& shard) {

@@ -19,7 +19,10 @@ struct SweepAxis {
   double high = 0.0;
   bool log_scale = false;
   std::size_t count = 11;
-  // The i-th value: low and high exactly at the ends, evenly spaced (in ln on a log axis).
+  // Values given one by one (listed_axis, the Python module's arrays); empty for a range.
+  std::vector<double> listed{};
+  // The i-th value: listed[i] when values were listed; otherwise low and high exactly at the
+  // ends, evenly spaced (in ln on a log axis).
   double value(std::size_t i) const;
 };
 
@@ -27,6 +30,12 @@ struct SweepAxis {
 // InputError "--vary ARG: ..." for an unknown path, a bad number, an empty range (LO >= HI), a
 // value out of the input's range, a log axis with LO <= 0, or a count < 2 (or > 1e9).
 SweepAxis parse_vary(const Scenario& scenario, const std::string& argument);
+
+// An axis through the given values of `path`, in order (the Python module's
+// vary={PATH: array}). Throws InputError "--vary PATH: ..." for an unknown path, no values, more
+// than 1e9, or a value out of the input's range (as parse_vary says it).
+SweepAxis listed_axis(const Scenario& scenario, const std::string& path,
+                      std::vector<double> values);
 
 class SweepGrid {
  public:
@@ -52,6 +61,9 @@ Shard parse_shard(const std::string& text);  // throws InputError "--shard: ..."
 // b mod n + 1), so every shard gets an even share of every region of the grid.
 inline constexpr std::size_t kShardBlock = 64;
 bool in_shard(std::size_t point, const Shard& shard);
+
+// The points of a grid's `points` that fall in `shard`, in increasing order.
+std::vector<std::size_t> shard_point_list(std::size_t points, const Shard& shard);
 
 // How many of a grid's `points` fall in `shard` (without visiting them).
 std::size_t shard_points(std::size_t points, const Shard& shard);

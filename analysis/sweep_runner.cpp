@@ -21,6 +21,20 @@ std::size_t block_points(bool fast) {
 
 }  // namespace
 
+void check_first_point(const Scenario& scenario, const SweepGrid& grid) {
+  Scenario first = scenario;
+  std::vector<double> values(grid.axes().size());
+  grid.values_at(0, values);
+  try {
+    for (std::size_t a = 0; a < values.size(); ++a) grid.axes()[a].input.set(first, values[a]);
+    validate_scenario(first);
+    (void)scenario_setup(first);
+  } catch (const InputError& e) {
+    throw InputError("--vary: the grid's first point is not a valid question: " +
+                     std::string(e.what()));
+  }
+}
+
 void SweepOptions::validate() const {
   solver.validate();
 }

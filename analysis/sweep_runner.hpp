@@ -57,6 +57,11 @@ struct SweepBlock {
   std::string text;
 };
 
+// The first point must make a valid question: a systematic mistake (varying a key that breaks
+// a rule between keys, such as one of three shares) fails here, once, rather than on every row.
+// Throws InputError "--vary: the grid's first point is not a valid question: ...".
+void check_first_point(const Scenario& scenario, const SweepGrid& grid);
+
 class SweepRunner {
  public:
   // `base` needs a [law] and a [problem] (InputError otherwise).

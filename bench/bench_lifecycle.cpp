@@ -10,7 +10,9 @@
 #include <string>
 
 #include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
 
 namespace {
 
@@ -40,6 +42,18 @@ void BM_Setup(benchmark::State& state, const char* name) {
   for (auto _ : state) benchmark::DoNotOptimize(scaleopt::scenario_setup(scenario));
 }
 
+// What `scaleopt solve --json` computes for a loaded scenario, and what the Python module's
+// scaleopt.solve computes before converting to Python objects (bench/python_bench.py compares).
+void BM_SolveJson(benchmark::State& state, const char* name) {
+  const scaleopt::Scenario scenario =
+      scaleopt::load_scenario(std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name);
+  const SolverOptions options;
+  for (auto _ : state) {
+    const QuestionSolution solution = solve_scenario(scenario, options);
+    benchmark::DoNotOptimize(report::solution_json(scenario, *scenario.law, solution));
+  }
+}
+
 BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_flops, "sardana_compute.toml");
 BENCHMARK_CAPTURE(BM_FastPath, min_lifetime_flops, "sardana_compute.toml");
 BENCHMARK_CAPTURE(BM_NloptPath, min_lifetime_cost, "sardana_cost.toml");
@@ -49,6 +63,8 @@ BENCHMARK_CAPTURE(BM_FastPath, equal_cost, "frontier_100x.toml");
 BENCHMARK_CAPTURE(BM_NloptPath, max_quality_roofline, "budget_plan.toml")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Setup, min_lifetime_cost, "sardana_cost.toml");
+BENCHMARK_CAPTURE(BM_SolveJson, min_lifetime_cost, "sardana_cost.toml");
+BENCHMARK_CAPTURE(BM_SolveJson, equal_cost, "frontier_100x.toml");
 
 }  // namespace
 

@@ -49,22 +49,6 @@ std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<st
   return axes;
 }
 
-// The first point must make a valid question: a systematic mistake (varying a key that breaks
-// a rule between keys, such as one of three shares) fails here, once, rather than on every row.
-void check_first_point(const Scenario& scenario, const SweepGrid& grid) {
-  Scenario first = scenario;
-  std::vector<double> values(grid.axes().size());
-  grid.values_at(0, values);
-  try {
-    for (std::size_t a = 0; a < values.size(); ++a) grid.axes()[a].input.set(first, values[a]);
-    validate_scenario(first);
-    (void)scenario_setup(first);
-  } catch (const InputError& e) {
-    throw InputError("--vary: the grid's first point is not a valid question: " +
-                     std::string(e.what()));
-  }
-}
-
 struct Progress {
   std::size_t todo = 0;
   std::size_t resumed = 0;

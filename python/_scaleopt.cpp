@@ -1,0 +1,270 @@
+// The compiled half of the Python module `scaleopt` (docs/python.md): the library's answers as
+// Python objects. Argument handling that is plain Python (keyword names, defaults, building a
+// DataFrame) lives in scaleopt/__init__.py; this file turns the library's results into Python
+// objects without a text round trip where speed matters (a loaded scenario's solve, a sweep's
+// columns), and runs the other commands in-process so that their keys and messages are the
+// command line's by construction.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "scaleopt/analysis/lifecycle_csv.hpp"
+#include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/analysis/sweep_grid.hpp"
+#include "scaleopt/analysis/sweep_runner.hpp"
+#include "scaleopt/cli/app.hpp"
+#include "scaleopt/cli/flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/scenario/scenario.hpp"
+
+namespace py = pybind11;
+
+namespace scaleopt::python {
+namespace {
+
+// nlohmann's JSON as the Python objects json.loads would give (dicts keep the key order).
+py::object to_python(const report::Json& json) {
+  switch (json.type()) {
+    case report::Json::value_t::null:
+      return py::none();
+    case report::Json::value_t::boolean:
+      return py::bool_(json.get<bool>());
+    case report::Json::value_t::number_integer:
+      return py::int_(json.get<std::int64_t>());
+    case report::Json::value_t::number_unsigned:
+      return py::int_(json.get<std::uint64_t>());
+    case report::Json::value_t::number_float:
+      return py::float_(json.get<double>());
+    case report::Json::value_t::string:
+      return py::str(json.get_ref<const std::string&>());
+    case report::Json::value_t::array: {
+      py::list list(json.size());
+      std::size_t i = 0;
+      for (const auto& item : json) list[i++] = to_python(item);
+      return list;
+    }
+    case report::Json::value_t::object: {
+      py::dict dict;
+      for (const auto& [key, value] : json.items()) dict[py::str(key)] = to_python(value);
+      return dict;
+    }
+    default:  // binary and discarded values: never in a report's JSON
+      return py::none();
+  }
+}
+
+// The solver flags of the command line, as keyword arguments; validate() names a bad field.
+SolverOptions solver_options(const std::string& algorithm, int max_evaluations, int starts,
+                             double kkt_tolerance, bool polish) {
+  SolverOptions options;
+  options.algorithm = algorithm;
+  options.max_evaluations = max_evaluations;
+  options.starts = starts;
+  options.kkt_tolerance = kkt_tolerance;
+  options.polish = polish;
+  options.validate();
+  return options;
+}
+
+SolveMethod method_of(const std::string& method) {
+  if (method == "auto") return SolveMethod::automatic;
+  if (method == "nlopt") return SolveMethod::nlopt;
+  throw InputError("--method: expected auto or nlopt, got '" + method + "'");
+}
+
+// `solve --json` of a loaded scenario.
+py::object solve(const Scenario& scenario, const SolverOptions& options) {
+  report::Json json;
+  {
+    const py::gil_scoped_release release;
+    const QuestionSolution solution = solve_scenario(scenario, options);
+    json = report::solution_json(scenario, *scenario.law, solution);
+  }
+  return to_python(json);
+}
+
+// A command run in-process with its arguments (after "scaleopt"), as the command line runs it:
+// (exit status, the JSON printed or None, the text printed, the error line).
+py::tuple run_command(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  int status = 0;
+  {
+    const py::gil_scoped_release release;
+    status = cli::run(args, out, err);
+  }
+  const std::string text = out.str();
+  py::object json = py::none();
+  const report::Json parsed = report::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) json = to_python(parsed);
+  return py::make_tuple(status, json, text, err.str());
+}
+
+// One axis of vary=: a range as the command line writes it ("1M/s..1G/s:log:50") or values.
+using AxisSpec = std::variant<std::string, std::vector<double>>;
+
+struct SweepColumns {
+  std::vector<std::string> names;  // point, points, the varied paths, summary_columns(kind)
+  py::list arrays;                 // one numpy array per name
+  py::list status_categories;      // the texts of the status codes, by code
+  py::list algorithm_categories;   // the texts of the algorithm codes (-1: no algorithm)
+};
+
+// The columns of `sweep`'s CSV as numpy arrays, solved with the GIL released: int64 point and
+// points, float64 numbers (NaN for an empty cell), int8 codes for status and algorithm.
+py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::string, AxisSpec>>& vary,
+                int threads, const SolverOptions& solver, const std::string& method,
+                std::size_t shard_index, std::size_t shard_count) {
+  if (vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
+  std::vector<SweepAxis> axes;
+  for (const auto& [path, spec] : vary) {
+    if (const auto* range = std::get_if<std::string>(&spec)) {
+      axes.push_back(parse_vary(scenario, path + "=" + *range));
+    } else {
+      axes.push_back(listed_axis(scenario, path, std::get<std::vector<double>>(spec)));
+    }
+  }
+  if (shard_count < 1 || shard_index < 1 || shard_index > shard_count) {
+    throw InputError("--shard: shard index out of range: expected i/n with 1 <= i <= n, got '" +
+                     std::to_string(shard_index) + "/" + std::to_string(shard_count) + "'");
+  }
+  const SweepGrid grid(std::move(axes));
+  check_first_point(scenario, grid);
+  SweepOptions options;
+  options.threads = cli::parse_threads_flag("--threads", threads);
+  options.solver = solver;
+  options.method = method_of(method);
+  const SweepRunner runner(scenario, grid, options);
+  const std::vector<std::size_t> points =
+      shard_point_list(grid.size(), Shard{shard_index, shard_count});
+  const auto rows = static_cast<py::ssize_t>(points.size());
+
+  SweepColumns columns;
+  columns.names = {"point", "points"};
+  py::array_t<std::int64_t> point_array(rows), points_array(rows);
+  columns.arrays.append(point_array);
+  columns.arrays.append(points_array);
+  std::vector<double*> axis_data;
+  for (const SweepAxis& axis : grid.axes()) {
+    columns.names.push_back(axis.input.path());
+    py::array_t<double> array(rows);
+    axis_data.push_back(array.mutable_data());
+    columns.arrays.append(array);
+  }
+  // The answer's cells, in visit_summary_cells's order: a pointer per cell, to a float64 column
+  // for numbers and to an int8 column for the two texts.
+  std::vector<double*> numbers;
+  std::vector<std::int8_t*> codes;
+  for (const std::string& name : summary_columns(runner.kind())) {
+    columns.names.push_back(name);
+    const bool text = name.ends_with("status") || name.ends_with("algorithm");
+    if (text) {
+      py::array_t<std::int8_t> array(rows);
+      codes.push_back(array.mutable_data());
+      columns.arrays.append(array);
+    } else {
+      py::array_t<double> array(rows);
+      numbers.push_back(array.mutable_data());
+      columns.arrays.append(array);
+    }
+  }
+  for (Status s : {Status::converged, Status::infeasible, Status::not_converged,
+                   Status::invalid_input, Status::not_identifiable}) {
+    columns.status_categories.append(py::str(std::string(to_string(s))));
+  }
+  for (SolvePath p : {SolvePath::closed_form, SolvePath::newton, SolvePath::nlopt}) {
+    columns.algorithm_categories.append(
+        py::str(std::string(algorithm_name(p, options.solver.algorithm))));
+  }
+
+  std::int64_t* point_data = point_array.mutable_data();
+  std::int64_t* points_data = points_array.mutable_data();
+  const auto grid_points = static_cast<std::int64_t>(grid.size());
+  SweepTally tally;
+  {
+    const py::gil_scoped_release release;
+    // On the worker that solved a block: its rows are consecutive in `points`.
+    const auto fill = [&](SweepBlock& block) {
+      if (block.answers.empty()) return;
+      const auto first = static_cast<std::size_t>(
+          std::lower_bound(points.begin(), points.end(), block.answers.front().point) -
+          points.begin());
+      for (std::size_t i = 0; i < block.answers.size(); ++i) {
+        const SweepPoint& answer = block.answers[i];
+        const std::size_t row = first + i;
+        point_data[row] = static_cast<std::int64_t>(answer.point);
+        points_data[row] = grid_points;
+        for (std::size_t a = 0; a < axis_data.size(); ++a) axis_data[a][row] = answer.values[a];
+        if (answer.invalid_input) {  // as append_unsolved_cells: numbers empty, status given
+          for (double* column : numbers) column[row] = NAN;
+          for (std::size_t c = 0; c < codes.size(); c += 2) {
+            codes[c][row] = static_cast<std::int8_t>(Status::invalid_input);
+            codes[c + 1][row] = -1;
+          }
+          continue;
+        }
+        std::size_t number = 0;
+        std::size_t code = 0;
+        visit_summary_cells(
+            answer.summary, [&](double v) { numbers[number++][row] = v; },
+            [&](Status s) { codes[code++][row] = static_cast<std::int8_t>(s); },
+            [&](SolvePath p) { codes[code++][row] = static_cast<std::int8_t>(p); });
+      }
+    };
+    tally = runner.solve(
+        points, fill, [](const SweepBlock&) {}, [] { return false; }, [](std::size_t) {});
+  }
+  py::dict counts;
+  counts["points"] = tally.points;
+  counts["converged"] = tally.converged;
+  counts["infeasible"] = tally.infeasible;
+  counts["not_converged"] = tally.not_converged;
+  counts["invalid_input"] = tally.invalid_input;
+  counts["fast_path"] = tally.fast_path;
+  return py::make_tuple(columns.names, columns.arrays, columns.status_categories,
+                        columns.algorithm_categories, counts);
+}
+
+}  // namespace
+}  // namespace scaleopt::python
+
+PYBIND11_MODULE(_scaleopt, m) {
+  using namespace scaleopt;
+  using namespace scaleopt::python;
+  m.doc() = "The compiled half of scaleopt; use the functions of the scaleopt package.";
+  // Bad input a user can correct, with the command line's message (a ValueError).
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+
+  py::class_<Scenario>(m, "Scenario",
+                       "A scenario file loaded once, with its overrides: pass it to solve, "
+                       "sweep and the analyses to skip reading the file again.")
+      .def_property_readonly("file", [](const Scenario& s) { return s.file; })
+      .def("__repr__", [](const Scenario& s) { return "<scaleopt.Scenario " + s.file + ">"; });
+
+  m.def(
+      "load",
+      [](const std::string& path, const std::vector<std::string>& overrides) {
+        return load_scenario(path, overrides);
+      },
+      py::arg("path"), py::arg("overrides"));
+  py::class_<SolverOptions>(m, "SolverOptions");
+  m.def("solver_options", &solver_options, py::arg("algorithm"), py::arg("max_evaluations"),
+        py::arg("starts"), py::arg("kkt_tolerance"), py::arg("polish"));
+  m.def("solve", &scaleopt::python::solve, py::arg("scenario"), py::arg("options"));
+  m.def("run_command", &run_command, py::arg("args"));
+  m.def("sweep", &scaleopt::python::sweep, py::arg("scenario"), py::arg("vary"), py::arg("threads"),
+        py::arg("solver"), py::arg("method"), py::arg("shard_index"), py::arg("shard_count"));
+}
