@@ -129,13 +129,13 @@ std::size_t merge_sweep_files(const std::vector<std::string>& paths,
                        ": no provenance lines (written by an older scaleopt, or not by a "
                        "sweep): rerun its sweep");
     }
-    if (!have_line || !complete || !line.starts_with("point,points,")) {
-      throw InputError(paths[f] + ":" + std::to_string(header_line) +
-                       ": not a sweep file (expected a header point,points,...)");
-    }
     if (const std::string* command = provenance.find("command"); !command || *command != "sweep") {
       throw InputError(paths[f] + ": command: not a sweep file (command=" +
                        (command ? *command : std::string("none")) + ")");
+    }
+    if (!have_line || !complete || !line.starts_with("point,points,")) {
+      throw InputError(paths[f] + ":" + std::to_string(header_line) +
+                       ": not a sweep file (expected a header point,points,...)");
     }
     if (const std::string* schema = provenance.find("schema");
         !schema || *schema != std::to_string(kSweepFileSchema)) {

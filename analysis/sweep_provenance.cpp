@@ -35,14 +35,11 @@ std::string solver_text(SolveMethod method, const SolverOptions& solver) {
   return text;
 }
 
-Provenance common(const std::string& command, const std::string& scenario, SolveMethod method,
-                  const SolverOptions& solver) {
+Provenance common(const std::string& command) {
   Provenance p;
   p.set("schema", std::to_string(kSweepFileSchema));
   p.set("version", scaleopt_version());
   p.set("command", command);
-  p.set("scenario", scenario);
-  p.set("solver", solver_text(method, solver));
   return p;
 }
 
@@ -211,15 +208,20 @@ Provenance sweep_provenance(const Scenario& scenario, const SweepGrid& grid, con
                             SolveMethod method, const SolverOptions& solver) {
   std::vector<std::string> varied;
   for (const SweepAxis& axis : grid.axes()) varied.push_back(axis.input.path());
-  Provenance p = common("sweep", scenario_fingerprint(scenario, varied), method, solver);
+  // The grid before the scenario: the fingerprint leaves the varied inputs out, so another
+  // grid changes both, and the grid is the field to name.
+  Provenance p = common("sweep");
   p.set("grid", grid_spec(grid));
+  p.set("scenario", scenario_fingerprint(scenario, varied));
+  p.set("solver", solver_text(method, solver));
   p.set("shard", shard_text(shard));
   return p;
 }
 
 Provenance uncertainty_provenance(const Scenario& scenario, const MonteCarloOptions& options) {
-  Provenance p =
-      common("uncertainty", scenario_fingerprint(scenario), options.method, options.solver);
+  Provenance p = common("uncertainty");
+  p.set("scenario", scenario_fingerprint(scenario));
+  p.set("solver", solver_text(options.method, options.solver));
   p.set("samples", std::to_string(options.samples));
   p.set("seed", std::to_string(options.seed));
   return p;

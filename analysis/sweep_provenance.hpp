@@ -4,9 +4,9 @@
 //   # scaleopt-provenance: schema=1
 //   # scaleopt-provenance: version=0.1.0
 //   # scaleopt-provenance: command=sweep
+//   # scaleopt-provenance: grid=inference.rate=1e+06..1e+09:log:50
 //   # scaleopt-provenance: scenario=5f0c1d2e3a4b5c6d
 //   # scaleopt-provenance: solver=method=auto algorithm=LD_SLSQP ...
-//   # scaleopt-provenance: grid=inference.rate=1000000..1000000000:log:50
 //   # scaleopt-provenance: shard=all
 //
 // (pandas: read_csv(path, comment="#"); R: read.csv(path, comment.char="#")). `scenario` is the

@@ -70,15 +70,16 @@ TEST_CASE("sweep: three shards merged equal the unsharded sweep byte for byte", 
     INFO(run.err);
     REQUIRE(run.status == 0);
   }
-  // Shard 3 of 3 holds no block of 64 (points 0-63 go to shard 1, 64-119 to shard 2): a header.
+  // Shard 3 of 3 holds no block of 64 (points 0-63 go to shard 1, 64-119 to shard 2): the 7
+  // provenance lines and a header.
   const std::string third = read(shards[2]);
-  CHECK(std::count(third.begin(), third.end(), '\n') == 1);
+  CHECK(std::count(third.begin(), third.end(), '\n') == 7 + 1);
   const CliRun merge =
       run_cli({"merge", shards[2], shards[0], shards[1], "-o", dir.file("merged.csv")});
   INFO(merge.err);
   REQUIRE(merge.status == 0);
   const std::string all = read(dir.file("all.csv"));
-  CHECK(std::count(all.begin(), all.end(), '\n') == 121);
+  CHECK(std::count(all.begin(), all.end(), '\n') == 7 + 121);
   CHECK(read(dir.file("merged.csv")) == all);
 }
 
@@ -403,12 +404,12 @@ TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
   REQUIRE(provenance.size() == 7);
   CHECK(provenance[0] == "# scaleopt-provenance: schema=1");
   CHECK(provenance[2] == "# scaleopt-provenance: command=sweep");
-  CHECK_THAT(provenance[3], Catch::Matches("# scaleopt-provenance: scenario=[0-9a-f]{16}"));
-  CHECK_THAT(provenance[4], Catch::StartsWith("# scaleopt-provenance: solver=method=auto "));
   // The grid in base units, as the shortest text that reads back as the same double.
-  CHECK(provenance[5] ==
+  CHECK(provenance[3] ==
         "# scaleopt-provenance: grid=inference.decode_mfu=0.1..0.3:lin:3 "
         "inference.requests=1e+08..1e+12:log:40");
+  CHECK_THAT(provenance[4], Catch::Matches("# scaleopt-provenance: scenario=[0-9a-f]{16}"));
+  CHECK_THAT(provenance[5], Catch::StartsWith("# scaleopt-provenance: solver=method=auto "));
   CHECK(provenance[6] == "# scaleopt-provenance: shard=2/2");
   // An uncertainty file is not a sweep's shard.
   REQUIRE(run_cli({"uncertainty", example("frontier_uncertain.toml"), "--samples", "20", "--seed",
