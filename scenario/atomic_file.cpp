@@ -220,6 +220,7 @@ void AtomicOutput::append(std::string_view text) {
   if (append_fd_ < 0) {
     append_fd_ = ::open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (append_fd_ < 0) fail(std::strerror(errno));
+    pending_.reserve(2 * kBuffer);  // once: the buffer is reused, never reallocated
   }
   pending_ += text;
   if (pending_.size() >= kBuffer) {

@@ -130,10 +130,16 @@ std::string read_input_head(const std::string& path, std::size_t bytes, std::str
   return text;
 }
 
+// InputLines reads this much at a time.
+constexpr std::size_t kLinesChunk = std::size_t{1} << 20;
+
 InputLines::InputLines(std::string path, std::size_t max_line_bytes, std::string_view flag)
     : path_(std::move(path)), flag_(flag), max_line_bytes_(max_line_bytes) {
   struct stat status {};
   fd_ = open_input(path_, flag_, status);
+  // Room for a chunk beside the longest line, once: the buffer is never reallocated, so
+  // reading a file of any size allocates nothing more.
+  buffer_.reserve(kLinesChunk + max_line_bytes_ + 2);
 }
 
 InputLines::~InputLines() {
@@ -141,7 +147,6 @@ InputLines::~InputLines() {
 }
 
 bool InputLines::next(std::string_view& line, bool& complete) {
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
   for (;;) {
     const std::size_t newline = buffer_.find('\n', begin_);
     if (newline != std::string::npos) {
@@ -165,7 +170,8 @@ bool InputLines::next(std::string_view& line, bool& complete) {
     }
     buffer_.erase(0, begin_);
     begin_ = 0;
-    at_end_ = !read_up_to(fd_, buffer_.size() + kChunk - 1, buffer_, kInputSilence, flag_, path_);
+    at_end_ =
+        !read_up_to(fd_, buffer_.size() + kLinesChunk - 1, buffer_, kInputSilence, flag_, path_);
   }
 }
 
