@@ -1,14 +1,16 @@
 #pragma once
 // scaleopt as a C++ library, in one include (<scaleopt/scaleopt.hpp>; link scaleopt::scaleopt).
-// The main public headers, one per thing a program asks; each layer has more
-// (docs/architecture.md).
+// The main public headers, one per thing a program asks; each layer has more, all installed
+// under <scaleopt/LAYER/...> (docs/library.md: what is public, and examples).
 //
 //   const scaleopt::Scenario scenario =
-//       scaleopt::load_scenario("examples/frontier_100x.toml", {"problem.budget_usd=1B"});
+//       scaleopt::load_scenario("examples/budget_plan.toml", {"problem.budget_usd=1B"});
 //   const scaleopt::QuestionSolution solution = scaleopt::solve_scenario(scenario, {});
 //   std::cout << scaleopt::report::solution_json(scenario, *scenario.law, solution).dump(2);
 
-// Quantities as people type them ("70B", "$2/h"), loss laws and their closed forms.
+// Quantities as people type them ("70B", "$2/h"), loss laws and their closed forms; the one
+// exception for input a user can correct (InputError).
+#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <numeric>
 #include <vector>
 
 #include "scaleopt/analysis/input_scaling.hpp"
@@ -129,6 +130,23 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
   SweepTally tally;
   for (const SweepTally& t : tallies) tally.add(t);
   return tally;
+}
+
+std::vector<SweepPoint> solve_sweep(const Scenario& base, const SweepGrid& grid,
+                                    const SweepOptions& options) {
+  const SweepRunner runner(base, grid, options);
+  std::vector<std::size_t> points(grid.size());
+  std::iota(points.begin(), points.end(), std::size_t{0});
+  std::vector<SweepPoint> answers;
+  answers.reserve(points.size());
+  // `write` sees the blocks in order, one at a time: appending keeps the points in grid order.
+  runner.solve(
+      points, nullptr,
+      [&answers](const SweepBlock& block) {
+        answers.insert(answers.end(), block.answers.begin(), block.answers.end());
+      },
+      [] { return false; }, [](std::size_t) {});
+  return answers;
 }
 
 }  // namespace scaleopt

@@ -91,4 +91,11 @@ class SweepRunner {
   bool fast_ = false;
 };
 
+// Every point of `grid`, solved, in order: the whole sweep as numbers in memory, for a program
+// that wants them rather than the CSV (docs/library.md). One SweepPoint per point, so a grid of
+// millions of points wants SweepRunner::solve and a `write` that keeps what it needs.
+// Throws as SweepRunner.
+std::vector<SweepPoint> solve_sweep(const Scenario& base, const SweepGrid& grid,
+                                    const SweepOptions& options = {});
+
 }  // namespace scaleopt

@@ -17,8 +17,11 @@ namespace {
 std::string attention_text(const Architecture& a) {
   if (!a.has_shape()) return "-";
   std::string text(to_string(a.attention));
-  if (a.sparse_top_k > 0.0)
+  if (a.has_layer_pattern()) {
+    text += " + compressed, top-" + format_quantity(a.sparse_top_k, Unit::number, 6);
+  } else if (a.sparse_top_k > 0.0) {
     text += " + sparse top-" + format_quantity(a.sparse_top_k, Unit::number, 6);
+  }
   return text;
 }
 
@@ -36,6 +39,8 @@ int run_models(bool json, std::ostream& out) {
                {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
                {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
                {"sparse_top_k", a.sparse_top_k},
+               {"layer_pattern", a.has_layer_pattern() ? Json(format_layer_pattern(a.layer_pattern))
+                                                       : Json(nullptr)},
                {"source", a.source}});
     }
     out << list.dump(2) << "\n";
@@ -53,6 +58,12 @@ int run_models(bool json, std::ostream& out) {
                      : format_quantity(a.kv_cache_bytes_per_token(2.0), Unit::bytes, 4)});
   }
   table.print(out);
+  out << "KV bytes per token as the context grows (windows full); layers by layer_pattern:\n";
+  for (const Architecture& a : presets) {
+    if (a.has_layer_pattern()) {
+      out << "  " << a.name << ": " << format_layer_pattern(a.layer_pattern) << "\n";
+    }
+  }
   out << "Sources:\n";
   for (const Architecture& a : presets) out << "  " << a.name << ": " << a.source << "\n";
   return kExitOk;
@@ -68,7 +79,8 @@ void add_models_command(CLI::App& app, Action& chosen) {
   command->footer(
       "Parameters include both embedding matrices, as model cards count them; KV bytes are\n"
       "2 * layers * kv_heads * head_dim * bytes (GQA) or layers * (kv_latent + rope) * bytes\n"
-      "(MLA). Examples:\n"
+      "(MLA); a layer compressing C tokens into one entry counts 1/C (docs/model.md).\n"
+      "Examples:\n"
       "  scaleopt models\n"
       "  scaleopt models --json\n");
   command->callback(

@@ -85,6 +85,9 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (kind == PlotKind::cost_vs_context) {
     return finish(args, cost_vs_context_of(scenario), kind, format, out);
   }
+  if (kind == PlotKind::cost_vs_context_models) {
+    return finish(args, cost_vs_context_models_of(scenario), kind, format, out);
+  }
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
     SensitivityAnalysisOptions options;
@@ -145,6 +148,14 @@ std::string kind_help(PlotKind kind) {
              "setup; no [problem].\n"
              "Example:\n"
              "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n";
+    case PlotKind::cost_vs_context_models:
+      return "plot cost-vs-context-models: cost per output (solid) and input (dashed) token\n"
+             "(USD per million) against context from 8K to 1M, a line per model of\n"
+             "inference.compare_models, each on the scenario's chip, precisions and price on\n"
+             "the fewest whole nodes holding its weights twice; a line ends where a sequence\n"
+             "no longer fits. Needs inference.compare_models; no [problem].\n"
+             "Example:\n"
+             "  scaleopt plot cost-vs-context-models examples/long_context_1m.toml --out m.svg\n";
     case PlotKind::phases:
       return "plot phases: stacked bars of the pretraining, RL and inference cost of each plan\n"
              "(the optimum, the Chinchilla-style model, the heuristic). Needs a scenario whose\n"
@@ -288,6 +299,8 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  isoloss          loss contours over log N x log D, iso-FLOP and lifetime-cost lines,\n"
       "                   the frontier, the optimum and the Chinchilla model of equal quality\n"
       "  cost-vs-context  cost per input and output token against context, S*, price list\n"
+      "  cost-vs-context-models\n"
+      "                   the same from 8K to 1M, a line per model of inference.compare_models\n"
       "  phases           pretraining / RL / inference cost of each plan, stacked\n"
       "  sweep            one output against a varied input from a sweep file, a line per\n"
       "                   value of a second input (--x, --y, --series)\n"
@@ -297,6 +310,7 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
       "  scaleopt plot cost-vs-context examples/gemini_200k.toml --out curve.png\n"
+      "  scaleopt plot cost-vs-context-models examples/long_context_1m.toml --out m.svg\n"
       "  scaleopt plot phases examples/frontier_100x.toml --out phases.svg --script plot-src\n"
       "  scaleopt sweep examples/sardana_cost.toml --vary inference.requests=1e8..1e12:log:20 \\\n"
       "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"

@@ -54,7 +54,11 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
     inputs.assumptions.insert(inputs.assumptions.begin(), "--context 100K");
   }
   const Roofline roofline = inputs.roofline();
-  const double bytes_per_token = cached_bytes_per_token(roofline);
+  // The prompt's cache averaged over its tokens (windows and compressed entries included): for
+  // dense attention the KV bytes per token at any context.
+  const double bytes_per_token = context > 0.0
+                                     ? cached_bytes_per_sequence(roofline, context) / context
+                                     : cached_bytes_per_token(roofline);
   const double prefill_usd = input_token_cost(roofline, prefill_token(roofline, context)).usd;
 
   std::vector<TierRow> rows;
@@ -122,7 +126,7 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
   }
 
   if (!converged) out << "STATUS: " << to_string(plan.status) << ": " << plan.message << "\n";
-  out << "Keeping a " << format_quantity(context, Unit::count, 4) << "-token prompt ("
+  out << "Keeping a " << format_exact_count(context) << "-token prompt ("
       << format_quantity(plan.prompt_bytes, Unit::bytes, 3) << " of KV, "
       << format_quantity(bytes_per_token, Unit::bytes, 4) << " per token) of " << inputs.model.name
       << " for " << duration_text(hold) << ", served on " << describe_replica(inputs) << "\n";

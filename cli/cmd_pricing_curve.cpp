@@ -60,19 +60,45 @@ std::vector<Marked> curve_contexts(const FlagRange& range, int points, double s_
 Json point_json(const CurvePoint& point, const std::string& marker,
                 const std::optional<PriceList>& prices) {
   const ServingPlan& plan = point.plan;
-  const double input = plan.input_token.usd * kTokensPerMillion;
-  const double output = plan.output_token.usd * kTokensPerMillion;
-  Json price_in = nullptr, price_out = nullptr, markup_in = nullptr, markup_out = nullptr;
+  Json price_in = nullptr, price_out = nullptr;
   if (prices) {
     const PriceTier& tier = prices->tier_for(plan.context_tokens);
     price_in = tier.usd_per_mtok_input;
     price_out = tier.usd_per_mtok_output;
-    markup_in = finite_or_null(tier.usd_per_mtok_input / input);
-    markup_out = finite_or_null(tier.usd_per_mtok_output / output);
+  }
+  if (!point.feasible()) {
+    // No batch fits: the row says why, and has no costs.
+    return {{"context", plan.context_tokens},
+            {"marker", marker},
+            {"status", std::string(to_string(plan.status))},
+            {"message", plan.message},
+            {"batch", nullptr},
+            {"batch_bound", nullptr},
+            {"decode_memory_bound", nullptr},
+            {"usd_per_mtok_input", nullptr},
+            {"usd_per_mtok_output", nullptr},
+            {"usd_per_mtok_output_large_batch", nullptr},
+            {"compute_usd_per_mtok_output", nullptr},
+            {"weight_usd_per_mtok_output", nullptr},
+            {"kv_usd_per_mtok_output", nullptr},
+            {"indexer_usd_per_mtok_output", nullptr},
+            {"output_input_ratio", nullptr},
+            {"price_usd_per_mtok_input", price_in},
+            {"price_usd_per_mtok_output", price_out},
+            {"markup_input", nullptr},
+            {"markup_output", nullptr}};
+  }
+  const double input = plan.input_token.usd * kTokensPerMillion;
+  const double output = plan.output_token.usd * kTokensPerMillion;
+  Json markup_in = nullptr, markup_out = nullptr;
+  if (prices) {
+    markup_in = finite_or_null(price_in.get<double>() / input);
+    markup_out = finite_or_null(price_out.get<double>() / output);
   }
   return {{"context", plan.context_tokens},
           {"marker", marker},
           {"status", std::string(to_string(plan.status))},
+          {"message", plan.message},
           {"batch", plan.batch},
           {"batch_bound", std::string(to_string(plan.bound))},
           {"decode_memory_bound", plan.step.memory_bound()},
@@ -164,16 +190,25 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   if (inputs.prices) header.insert(header.end(), {"price in", "price out", "out markup"});
   header.push_back("");
   table.header(header);
+  std::size_t unfit = 0;
   for (std::size_t i = 0; i < curve.points.size(); ++i) {
     const Json& row = rows[i];
-    std::vector<std::string> cells{
-        format_quantity(row["context"].get<double>(), Unit::count, 4),
-        format_quantity(row["batch"].get<double>(), Unit::number, 4),
-        row["batch_bound"].get<std::string>(),
-        usd_per_mtok_text(row["usd_per_mtok_input"].get<double>()),
-        usd_per_mtok_text(row["usd_per_mtok_output"].get<double>()),
-        usd_per_mtok_text(row["usd_per_mtok_output_large_batch"].get<double>()),
-        usd_per_mtok_text(row["kv_usd_per_mtok_output"].get<double>())};
+    std::vector<std::string> cells{format_quantity(row["context"].get<double>(), Unit::count, 4)};
+    if (!curve.points[i].feasible()) {
+      ++unfit;
+      cells.insert(cells.end(), {"-", "does not fit", "-", "-", "-", "-"});
+      if (inputs.prices) cells.insert(cells.end(), {"-", "-", "-"});
+      cells.push_back(marked[i].marker);
+      table.cells(cells);
+      continue;
+    }
+    cells.insert(cells.end(),
+                 {format_quantity(row["batch"].get<double>(), Unit::number, 4),
+                  row["batch_bound"].get<std::string>(),
+                  usd_per_mtok_text(row["usd_per_mtok_input"].get<double>()),
+                  usd_per_mtok_text(row["usd_per_mtok_output"].get<double>()),
+                  usd_per_mtok_text(row["usd_per_mtok_output_large_batch"].get<double>()),
+                  usd_per_mtok_text(row["kv_usd_per_mtok_output"].get<double>())});
     if (inputs.prices) {
       cells.push_back(usd_per_mtok_text(row["price_usd_per_mtok_input"].get<double>()));
       cells.push_back(usd_per_mtok_text(row["price_usd_per_mtok_output"].get<double>()));
@@ -186,6 +221,11 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
     table.cells(cells);
   }
   table.print(out);
+  if (unfit > 0) {
+    const auto first = std::find_if(curve.points.begin(), curve.points.end(),
+                                    [](const CurvePoint& p) { return !p.feasible(); });
+    out << "Rows marked \"does not fit\": " << first->plan.message << "\n";
+  }
   Table summary;
   summary.row("critical batch B*", format_quantity(curve.critical_batch, Unit::number, 4),
               "weights amortised above it");

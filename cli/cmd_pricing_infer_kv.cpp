@@ -163,7 +163,9 @@ int run_infer_kv(const InferKvArgs& args, std::ostream& out) {
     return kExitOk;
   }
 
-  Table table("KV bytes per token implied by a price step (kv = 2 N_active / ((F/W) S*))");
+  Table table(
+      "KV bytes per token implied by a price step (kv = 2 N_active / ((F/W) S*): the talk's "
+      "formula, without attention FLOPs)");
   table.row("price step S*", format_quantity(breakpoint.value, Unit::count, 4) + " tokens",
             breakpoint.source);
   table.row("active parameters", format_quantity(active.value, Unit::count, 4), active.source);
@@ -240,7 +242,9 @@ void add_pricing_infer_kv_command(CLI::App& pricing, Action& chosen) {
   command->footer(
       "A price step at context S* marks where decode turns memory-bound at large batch:\n"
       "2 N_active / F = S* kv / W, so kv = 2 N_active / ((F/W) S*). 100B active, 600\n"
-      "FLOP/byte and 200K give 1666.7 bytes (the talk's 'about 1.7 KB').\n"
+      "FLOP/byte and 200K give 1666.7 bytes (the talk's 'about 1.7 KB'). This keeps the\n"
+      "talk's roofline: attention FLOPs, which `roofline` counts by default, are left out\n"
+      "(with them a given kv crosses later; the back-out would need the model's shape).\n"
       "Examples:\n"
       "  scaleopt pricing infer-kv --breakpoint 200K --active-params 100B --flop-per-byte 600\n"
       "  scaleopt pricing infer-kv --breakpoint 200K --active-params 100B --hardware h100-sxm "

@@ -26,7 +26,6 @@ struct LongContextArgs {
   std::string reference;
   std::string kv_heads;
   std::string share_layers;
-  bool no_attention_flops = false;
   bool json = false;
 };
 
@@ -51,6 +50,7 @@ Json context_json(const ContextCost& cost) {
           {"usd_per_mtok_output", plan.output_token.usd * kTokensPerMillion},
           {"usd_per_mtok_input", plan.input_token.usd * kTokensPerMillion},
           {"decode_flops_per_token", plan.step.flops / plan.batch},
+          {"kv_bytes_per_sequence", cost.kv_bytes_per_sequence},
           {"compute_usd_per_mtok_output", terms.compute_usd * kTokensPerMillion},
           {"weight_usd_per_mtok_output", terms.weight_usd * kTokensPerMillion},
           {"kv_usd_per_mtok_output", terms.kv_usd * kTokensPerMillion},
@@ -70,24 +70,17 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
       defaults.push_back("--hardware h200");
     }
   }
-  if (args.no_attention_flops && flags.attention_flops) {
-    throw InputError(
-        "--no-attention-flops: contradicts --attention-flops (attention FLOPs are counted here "
-        "by default: give neither, or --no-attention-flops alone)");
-  }
   ServingInputs inputs = resolve_serving(flags);
   inputs.assumptions.insert(inputs.assumptions.begin(), defaults.begin(), defaults.end());
-  inputs.setup.attention_flops = !args.no_attention_flops;
   const double long_context =
       args.context.empty() ? 1e6 : parse_positive_flag("--context", args.context, Unit::count);
   const double reference = args.reference.empty()
-                               ? 8192.0
+                               ? 8000.0
                                : parse_positive_flag("--reference", args.reference, Unit::count);
   if (!(reference < long_context)) {
-    throw InputError("--reference: the short context (" +
-                     format_quantity(reference, Unit::count, 4) +
+    throw InputError("--reference: the short context (" + format_exact_count(reference) +
                      (args.reference.empty() ? ", the default" : "") +
-                     ") must be below --context (" + format_quantity(long_context, Unit::count, 4) +
+                     ") must be below --context (" + format_exact_count(long_context) +
                      (args.context.empty() ? ", the default" : "") + ")");
   }
   // The variants keep the model's query heads and layers: more K/V heads than query heads, or
@@ -156,9 +149,9 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   if (!converged) {
     out << "STATUS: not_converged: a best batch was not found; those rows are not optimal\n";
   }
-  out << "Cost per output token at " << format_quantity(long_context, Unit::count, 4) << " against "
-      << format_quantity(reference, Unit::count, 4) << " tokens: " << inputs.model.name
-      << "'s parameters with five attentions, on " << inputs.setup.chip.id << " ("
+  out << "Cost per output token at " << format_exact_count(long_context) << " against "
+      << format_exact_count(reference) << " tokens: " << inputs.model.name
+      << "'s parameters with six attentions, on " << inputs.setup.chip.id << " ("
       << to_string(inputs.setup.precision) << " weights, " << to_string(inputs.setup.kv_precision)
       << " KV), attention FLOPs " << (inputs.setup.attention_flops ? "counted" : "not counted")
       << "\n";
@@ -192,7 +185,8 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
 
 void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
   auto* command = pricing.add_subcommand(
-      "long-context", "Cost per output token at 1M vs 8K for MHA, GQA, MLA, shared-KV, sparse");
+      "long-context",
+      "Cost per output token at 1M vs 8K for MHA, GQA, MLA, shared-KV, sparse, hybrid");
   auto args = std::make_shared<LongContextArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
   // Here neither is required: without a scenario they default (run_long_context).
@@ -219,14 +213,13 @@ void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
           "Layers sharing one KV cache in the shared-KV variant (at most the model's layers)")
       ->type_name("COUNT")
       ->default_str("2");
-  command->add_flag("--no-attention-flops", args->no_attention_flops,
-                    "Leave the attention FLOPs out (they are counted by default here; not with "
-                    "--attention-flops)");
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->footer(
       "The model's parameter counts are kept; only the attention changes. Sparse attention\n"
       "(DeepSeek-V3.2 DSA) reads k = 2048 cached tokens per step plus the indexer's FP8 keys\n"
-      "of all S tokens, and its indexer costs FLOPs over all S.\n"
+      "of all S tokens, and its indexer costs FLOPs over all S. The hybrid (DeepSeek-V4)\n"
+      "keeps a window of 128 raw tokens in every layer; CSA layers compress 4 tokens into an\n"
+      "entry and attend the indexer's top 1024, HCA layers compress 128 and attend all.\n"
       "Examples:\n"
       "  scaleopt pricing long-context --context 1M\n"
       "  scaleopt pricing long-context --hardware b200 --model deepseek-v3 --precision fp8\n"

@@ -60,8 +60,8 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
   } else if (inputs.prices) {
     const PriceTier& tier = inputs.prices->tier_for(context);
     price_ratio = tier.output_input_ratio();
-    ratio_source = inputs.file + ": [pricing] at " + format_quantity(context, Unit::count, 4) +
-                   " (" + usd_per_mtok_text(tier.usd_per_mtok_output) + " / " +
+    ratio_source = inputs.file + ": [pricing] at " + format_exact_count(context) + " (" +
+                   usd_per_mtok_text(tier.usd_per_mtok_output) + " / " +
                    usd_per_mtok_text(tier.usd_per_mtok_input) + ")";
   }
   std::optional<BatchForRatio> inverse;
@@ -119,7 +119,7 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
     out << "STATUS: not_converged: " << (inverse ? inverse->message : plan.message) << "\n";
   }
   Table table("Output/input cost ratio of " + inputs.model.name + " on " +
-              describe_replica(inputs) + ", context " + format_quantity(context, Unit::count, 4));
+              describe_replica(inputs) + ", context " + format_exact_count(context));
   table.row("critical batch B*", format_quantity(b_star, Unit::number, 4));
   table.row(plan.bound == BatchBound::given ? "batch (given)" : "best batch",
             format_quantity(plan.batch, Unit::number, 4), std::string(to_string(plan.bound)));

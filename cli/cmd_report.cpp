@@ -144,6 +144,14 @@ int run_report(const ReportArgs& args, std::ostream& out) {
                               figure_svg(cost_vs_context_of(scenario)),
                               plot_command_line("cost-vs-context", name, args.overrides)});
   }
+  if (!scenario.compare_models.empty()) {
+    inputs.figures.push_back(
+        {"cost-vs-context-models",
+         "Cost per token against context, 8K to 1M, for the models of inference.compare_models "
+         "on the same chip (each on its own replica of whole nodes)",
+         figure_svg(cost_vs_context_models_of(scenario)),
+         plot_command_line("cost-vs-context-models", name, args.overrides)});
+  }
   add_analyses(inputs, scenario, args);
   write_file_atomically(args.out, report_html(inputs), "--out", read_files);
   out << "Wrote " << args.out << " (" << inputs.figures.size() << " figures)\n";

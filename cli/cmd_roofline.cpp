@@ -39,7 +39,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   const Architecture& model = inputs.model;
   std::vector<std::string>& assumptions = inputs.assumptions;
   if (args.context.empty()) {
-    assumptions.insert(assumptions.begin(), "--context 8K");
+    assumptions.insert(assumptions.begin(), "--context 8K (8000 tokens)");
   } else {
     setup.context_tokens = parse_flag("--context", args.context, Unit::count);
   }
@@ -73,12 +73,18 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
               {"total_params", roofline.total_params},
               {"active_params", roofline.active_params},
               {"kv_bytes_per_token", roofline.kv_bytes_per_token},
+              {"kv_bytes_per_sequence", cached_bytes_per_sequence(roofline, setup.context_tokens)},
+              {"decode_flops_per_token", decode_flops_per_token(roofline, setup.context_tokens)},
+              {"decode_attention_flops_per_token",
+               decode_attention_flops_per_token(roofline, setup.context_tokens)},
+              {"prefill_flops_per_token", plan.prefill.flops},
+              {"prefill_memory_bound", plan.prefill.memory_seconds > plan.prefill.compute_seconds},
               {"hbm_bytes_needed", plan.hbm_bytes_needed},
               {"hbm_bytes", roofline.hbm_bytes},
               {"flop_per_second", roofline.flop_per_second},
               {"bytes_per_second", roofline.bytes_per_second},
               {"usd_per_chip_hour", roofline.usd_per_chip_hour},
-              {"attention_flops", setup.attention_flops},
+              {"attention_flops", roofline.attention_flops},
               {"assumptions", assumptions}};
     out << json.dump(2) << "\n";
     return converged ? kExitOk : kExitNotConverged;
@@ -91,9 +97,10 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   Table table("Roofline of " + model.name + " on " + setup.chip.id + " (" +
               std::string(to_string(setup.precision)) + " weights, " +
               std::string(to_string(setup.kv_precision)) + " KV), context " +
-              format_quantity(setup.context_tokens, Unit::count, 4) + " tokens");
-  table.row("critical batch B*", format_quantity(b_star, Unit::number, 4),
-            "F * bytes/param * N_total / (2 W N_active): weights amortised above it");
+              format_exact_count(setup.context_tokens) + " tokens");
+  table.row(
+      "critical batch B*", format_quantity(b_star, Unit::number, 4),
+      "F * weight bytes read / (2 W N), N without the embedding table: weights amortised above it");
   table.row("crossover context S*",
             std::isfinite(s_star) ? format_quantity(s_star, Unit::count, 4) + " tokens" : "none",
             "above it decode is memory-bound at any batch");
@@ -101,6 +108,13 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
             format_quantity(roofline.total_params, Unit::count, 4) + " total, " +
                 format_quantity(roofline.active_params, Unit::count, 4) + " active",
             format_quantity(roofline.kv_bytes_per_token, Unit::bytes, 4) + " of KV per token");
+  table.row(
+      "per sequence",
+      format_quantity(cached_bytes_per_sequence(roofline, setup.context_tokens), Unit::bytes, 4) +
+          " cached",
+      format_scientific(decode_flops_per_token(roofline, setup.context_tokens), 4) +
+          " FLOPs per decoded token" +
+          (roofline.attention_flops ? " (attention included)" : " (no attention FLOPs)"));
   table.row("replica", format_quantity(setup.chips, Unit::number, 6) + " x " + setup.chip.id,
             format_quantity(roofline.hbm_bytes, Unit::bytes) + " HBM, " +
                 format_quantity(plan.hbm_bytes_needed, Unit::bytes) + " used");
@@ -109,7 +123,10 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
             std::string(to_string(plan.bound)));
   table.row("decode step", milliseconds(plan.step.seconds()),
             plan.step.memory_bound() ? "memory-bound" : "compute-bound");
-  table.row("input", format_quantity(input_per_mtok, Unit::usd, 3) + " per Mtok", "prefill");
+  table.row("input", format_quantity(input_per_mtok, Unit::usd, 3) + " per Mtok",
+            plan.prefill.memory_seconds > plan.prefill.compute_seconds
+                ? "prefill, bound by the weight read (prompt shorter than B*)"
+                : "prefill");
   table.row("output", format_quantity(output_per_mtok, Unit::usd, 3) + " per Mtok", "decode");
   table.row("output/input", format_quantity(plan.output_input_ratio(), Unit::number, 3));
   table.print(out);
@@ -132,10 +149,12 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
       ->default_str("8K (assumed)");
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->footer(
-      "One decode step of B sequences at context S: t = max(B 2 N_active / F,\n"
-      "(N_total bytes + B S kv_bytes) / W); cost per output token = t price / B. The best\n"
-      "batch is the smallest at which decode turns compute-bound, HBM fills or the latency\n"
-      "target binds (root finding, TOMS 748). Prefill is compute-bound.\n"
+      "One decode step of B sequences at context S: t = max(B (2 N + attention) / F,\n"
+      "(weight bytes + B (row + KV read)) / W), with N the active parameters less the input\n"
+      "embedding table (a lookup); cost per output token = t price / B. The best batch is the\n"
+      "smallest at which decode turns compute-bound, HBM fills or the latency target binds\n"
+      "(root finding, TOMS 748). A prompt of S tokens is prefilled in a pass of its own:\n"
+      "max(S FLOPs / F, (weights + S KV) / W). --no-attention-flops: the talk's roofline.\n"
       "Examples:\n"
       "  scaleopt roofline --hardware h100-sxm --model deepseek-v3 --context 200K\n"
       "  scaleopt roofline --hardware h100-sxm --model llama3-70b --precision fp8 --json\n"

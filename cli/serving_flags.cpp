@@ -14,13 +14,7 @@
 namespace scaleopt::cli {
 namespace {
 
-constexpr double kDefaultContextTokens = 8192.0;
-
-// The smallest replica whose HBM holds the weights twice over, leaving half for KV caches.
-double default_chips(const Architecture& model, const ServingSetup& setup) {
-  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
-  return std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
-}
+constexpr double kDefaultContextTokens = 8000.0;  // "8K": counts are decimal
 
 // Runs `read` and names `flag` in its error.
 template <class Read>
@@ -80,9 +74,9 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
     model->required();
   }
   command
-      .add_option(
-          "--chips", flags.chips,
-          "Chips per replica, a whole count (default: the smallest holding the weights twice)")
+      .add_option("--chips", flags.chips,
+                  "Chips per replica, a whole count (default: the fewest whole nodes holding the "
+                  "weights twice)")
       ->type_name("COUNT");
   command.add_option("--precision", flags.precision, "Weights and compute: bf16, fp8 or int8")
       ->type_name("PRECISION")
@@ -113,8 +107,10 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
       ->type_name("NUMBER")
       ->default_str("1");
   command.add_flag("--attention-flops", flags.attention_flops,
-                   "Count attention FLOPs over the context (off by default, as in the talk's "
-                   "roofline)");
+                   "Count attention FLOPs over the context (the default when the model has a "
+                   "shape)");
+  command.add_flag("--no-attention-flops", flags.no_attention_flops,
+                   "Leave them out: the talk's roofline, t_compute = B 2 N / F");
 }
 
 ServingInputs resolve_serving(const ServingFlags& flags) {
@@ -139,9 +135,9 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   if (!flags.chips.empty()) {
     setup.chips = static_cast<double>(parse_count_flag("--chips", flags.chips, 1, kMaxShapeCount));
   } else if (flags.scenario.empty()) {
-    setup.chips = default_chips(in.model, setup);
-    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) +
-                             ": the smallest replica whose HBM holds the weights twice");
+    setup.chips = default_replica_chips(in.model, setup);
+    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) + ": " +
+                             default_replica_text(setup.chip));
   }
   if (!flags.batch.empty()) {
     setup.batch = static_cast<double>(parse_count_flag("--batch", flags.batch, 1, kMaxShapeCount));
@@ -171,7 +167,23 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
     setup.bandwidth_efficiency = flag_in_range("--bandwidth-efficiency", flags.bandwidth_efficiency,
                                                Unit::number, kFraction);
   }
+  if (flags.attention_flops && flags.no_attention_flops) {
+    throw InputError("--no-attention-flops: contradicts --attention-flops (give one)");
+  }
   if (flags.attention_flops) setup.attention_flops = true;
+  if (flags.no_attention_flops) setup.attention_flops = false;
+  if (!setup.attention_flops) {
+    in.assumptions.push_back(
+        "attention FLOPs not counted (--no-attention-flops): t_compute = B 2 N / F, the talk's "
+        "roofline");
+  } else if (!in.model.has_shape()) {
+    in.assumptions.push_back("attention FLOPs not counted: " + in.model.name +
+                             " has no shape (only direct totals)");
+  } else {
+    in.assumptions.push_back(
+        "attention FLOPs counted: q.k and values over the attended context, the indexer's "
+        "scoring (--no-attention-flops leaves them out)");
+  }
   return in;
 }
 

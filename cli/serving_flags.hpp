@@ -19,7 +19,10 @@ struct ServingFlags {
   std::vector<std::string> overrides;  // --set KEY=VALUE
   std::string hardware, model, chips, precision, kv_precision, batch, latency, price,
       compute_efficiency, bandwidth_efficiency;
+  // --attention-flops, --no-attention-flops: neither leaves the scenario's choice (counted by
+  // default); both is an error.
   bool attention_flops = false;
+  bool no_attention_flops = false;
 };
 
 // Registers the flags on `command`; `with_scenario` adds the positional scenario and --set.

@@ -28,7 +28,53 @@ double cache_layers(const Architecture& a) {
   return a.kv_cache_layers > 0.0 ? a.kv_cache_layers : a.layers;
 }
 
-// Projections of one attention block (no biases, as in Llama 3 and DeepSeek-V3).
+// The layer every layer is without a layer_pattern.
+LayerAttention uniform_layer(const Architecture& a) {
+  LayerAttention layer;
+  layer.top_k = a.sparse_top_k > 0.0;
+  return layer;
+}
+
+// Distinct layer attentions and how many layers have each, in order of first appearance.
+struct LayerCounts {
+  std::array<std::pair<LayerAttention, double>, kMaxAttentionGroups> items{};
+  std::size_t count = 0;
+  const std::pair<LayerAttention, double>* begin() const { return items.data(); }
+  const std::pair<LayerAttention, double>* end() const { return items.data() + count; }
+};
+
+// Layers past the kMaxAttentionGroups-th distinct attention are not counted: validate()
+// refuses such a pattern, and nothing is computed of an architecture it refuses.
+LayerCounts layer_counts(const Architecture& a) {
+  LayerCounts counts;
+  if (a.layer_pattern.empty()) {
+    counts.items[0] = {uniform_layer(a), a.layers};
+    counts.count = 1;
+    return counts;
+  }
+  for (const LayerAttention& layer : a.layer_pattern) {
+    auto* end = counts.items.data() + counts.count;
+    auto* same = std::find_if(counts.items.data(), end,
+                              [&](const auto& entry) { return entry.first == layer; });
+    if (same != end) {
+      same->second += 1.0;
+    } else if (counts.count < kMaxAttentionGroups) {
+      counts.items[counts.count++] = {layer, 1.0};
+    }
+  }
+  return counts;
+}
+
+std::size_t distinct_layers(const std::vector<LayerAttention>& pattern) {
+  std::vector<LayerAttention> seen;
+  for (const LayerAttention& layer : pattern) {
+    if (std::find(seen.begin(), seen.end(), layer) == seen.end()) seen.push_back(layer);
+  }
+  return seen.size();
+}
+
+// Projections of one attention block common to every layer (no biases, as in Llama 3 and
+// DeepSeek-V3).
 double attention_params_per_layer(const Architecture& a) {
   const double d = a.d_model, h = a.heads, dh = a.head_dim;
   if (a.attention == AttentionKind::mla) {
@@ -43,7 +89,34 @@ double attention_params_per_layer(const Architecture& a) {
     const double o = h * value_head_dim(a) * d;
     return q + kv + o;
   }
-  return d * h * dh + 2.0 * d * effective_kv_heads(a) * dh + h * dh * d;
+  // Queries directly, or through a low-rank latent with its RMSNorm (DeepSeek-V4's wq_a, wq_b).
+  const double q = a.q_latent_dim > 0.0
+                       ? d * a.q_latent_dim + a.q_latent_dim + a.q_latent_dim * h * dh
+                       : d * h * dh;
+  const double kv = (a.shared_key_value ? 1.0 : 2.0) * d * effective_kv_heads(a) * dh;
+  // Output directly, or by groups through a latent (DeepSeek-V4's wo_a, wo_b).
+  const double o = a.output_groups > 0.0 && a.output_latent_dim > 0.0
+                       ? h * dh * a.output_latent_dim + a.output_groups * a.output_latent_dim * d
+                       : h * dh * d;
+  return q + kv + o;
+}
+
+// What one layer adds for the way it attends (DeepSeek-V4 inference/model.py, Compressor and
+// Indexer): a compressor of C > 1 tokens projects each token to its row and to a gate
+// (2 d row), over two overlapping windows when the layer is top-k (CSA, C = 4 in V4: twice
+// that); an indexer has its query heads (from the query latent), a weight per head, and keys
+// (one projection d indexer_head_dim for every token, or a compressor's two, overlapped).
+double layer_attention_params(const Architecture& a, const LayerAttention& layer) {
+  const double d = a.d_model;
+  const double windows = layer.top_k ? 2.0 : 1.0;
+  double params = 0.0;
+  if (layer.compressed()) params += 2.0 * windows * d * a.kv_row_elements();
+  if (layer.top_k && a.indexer_heads > 0.0) {
+    const double query_input = a.q_latent_dim > 0.0 ? a.q_latent_dim : d;
+    params += query_input * a.indexer_heads * a.indexer_head_dim + d * a.indexer_heads;
+    params += d * a.indexer_head_dim * (layer.compressed() ? 2.0 * windows : 1.0);
+  }
+  return params;
 }
 
 double dense_layer_count(const Architecture& a) {
@@ -53,7 +126,11 @@ double dense_layer_count(const Architecture& a) {
 // Everything but the FFNs: attention, two RMSNorms per layer, embeddings, final norm.
 double non_ffn_params(const Architecture& a) {
   const double embeddings = a.vocab * a.d_model * (a.tied_embeddings ? 1.0 : 2.0);
-  return a.layers * (attention_params_per_layer(a) + 2.0 * a.d_model) + embeddings + a.d_model;
+  double attention = a.layers * (attention_params_per_layer(a) + 2.0 * a.d_model);
+  for (const auto& [layer, count] : layer_counts(a)) {
+    attention += count * layer_attention_params(a, layer);
+  }
+  return attention + embeddings + a.d_model;
 }
 
 double ffn_params(const Architecture& a, double routed_experts_used) {
@@ -125,10 +202,19 @@ double Architecture::active_param_count() const {
   return non_ffn_params(*this) + ffn_params(*this, experts_per_token);
 }
 
+double Architecture::kv_row_elements() const {
+  if (attention == AttentionKind::mla) return kv_latent_dim + rope_dim;
+  return (shared_key_value ? 1.0 : 2.0) * effective_kv_heads(*this) * head_dim;
+}
+
 double Architecture::kv_elements_per_token() const {
   if (!has_shape()) return 0.0;
-  if (attention == AttentionKind::mla) return cache_layers(*this) * (kv_latent_dim + rope_dim);
-  return 2.0 * cache_layers(*this) * effective_kv_heads(*this) * head_dim;
+  const double share = cache_layers(*this) / layers;
+  double elements = 0.0;
+  for (const auto& [layer, count] : layer_counts(*this)) {
+    if (layer.has_stream()) elements += count * share * kv_row_elements() / layer.compress_ratio;
+  }
+  return elements;
 }
 
 double Architecture::kv_cache_bytes_per_token(double bytes_per_element) const {
@@ -153,11 +239,96 @@ double Architecture::attention_flops_per_context_token(AttentionPass pass) const
 }
 
 double Architecture::indexer_bytes_per_token() const {
-  return layers * indexer_head_dim * 1.0;
+  double bytes = 0.0;
+  for (const auto& [layer, count] : layer_counts(*this)) {
+    if (layer.top_k) {
+      bytes += count * indexer_head_dim * indexer_bytes_per_element / layer.compress_ratio;
+    }
+  }
+  return bytes;
 }
 
 double Architecture::indexer_flops_per_context_token() const {
-  return 2.0 * layers * indexer_heads * indexer_head_dim;
+  double flops = 0.0;
+  for (const auto& [layer, count] : layer_counts(*this)) {
+    if (layer.top_k) flops += count * 2.0 * indexer_heads * indexer_head_dim / layer.compress_ratio;
+  }
+  return flops;
+}
+
+double Architecture::attention_flops_per_token(AttentionPass pass, double context_tokens) const {
+  double flops = 0.0;
+  for (const AttentionLayers& group : attention_layers(*this, 1.0)) {
+    const double per_entry = pass == AttentionPass::decode ? group.decode_flops_per_entry
+                                                           : group.prefill_flops_per_entry;
+    flops += group.attended(context_tokens) * per_entry +
+             group.indexed(context_tokens) * group.indexer_flops_per_entry;
+  }
+  return flops;
+}
+
+double AttentionLayers::entries(double context_tokens) const {
+  return attention.has_stream() ? context_tokens / attention.compress_ratio : 0.0;
+}
+
+double AttentionLayers::window_rows(double context_tokens) const {
+  return std::min(context_tokens, attention.window);
+}
+
+double AttentionLayers::attended(double context_tokens) const {
+  const double stream = entries(context_tokens);
+  return window_rows(context_tokens) + (attention.top_k ? std::min(stream, top_k) : stream);
+}
+
+double AttentionLayers::indexed(double context_tokens) const {
+  return attention.top_k ? entries(context_tokens) : 0.0;
+}
+
+double AttentionLayers::cached_bytes(double context_tokens) const {
+  return (window_rows(context_tokens) + entries(context_tokens)) * entry_bytes +
+         indexed(context_tokens) * indexer_key_bytes;
+}
+
+double AttentionLayers::attended_bytes(double context_tokens) const {
+  return attended(context_tokens) * entry_bytes;
+}
+
+double AttentionLayers::indexer_bytes(double context_tokens) const {
+  return indexed(context_tokens) * indexer_key_bytes;
+}
+
+std::vector<double> AttentionLayers::kinks() const {
+  std::vector<double> at;
+  if (attention.window > 0.0) at.push_back(attention.window);
+  if (attention.top_k && attention.has_stream()) at.push_back(top_k * attention.compress_ratio);
+  return at;
+}
+
+AttentionGroups attention_layers(const Architecture& a, double kv_bytes_per_element) {
+  AttentionGroups groups;
+  const bool shape = a.has_shape();
+  const double share = shape ? cache_layers(a) / a.layers : 1.0;
+  const double decode_per_layer =
+      shape ? a.attention_flops_per_context_token(AttentionPass::decode) / a.layers : 0.0;
+  const double prefill_per_layer =
+      shape ? a.attention_flops_per_context_token(AttentionPass::prefill) / a.layers : 0.0;
+  for (const auto& [layer, count] : layer_counts(a)) {
+    AttentionLayers group;
+    group.attention = layer;
+    group.layers = count;
+    group.top_k = layer.top_k ? a.sparse_top_k : 0.0;
+    group.entry_bytes = a.kv_bytes_per_token
+                            ? *a.kv_bytes_per_token
+                            : count * share * a.kv_row_elements() * kv_bytes_per_element;
+    group.indexer_key_bytes =
+        layer.top_k ? count * a.indexer_head_dim * a.indexer_bytes_per_element : 0.0;
+    group.decode_flops_per_entry = count * decode_per_layer;
+    group.prefill_flops_per_entry = count * prefill_per_layer;
+    group.indexer_flops_per_entry =
+        layer.top_k ? count * 2.0 * a.indexer_heads * a.indexer_head_dim : 0.0;
+    groups.items[groups.count++] = group;
+  }
+  return groups;
 }
 
 void Architecture::validate(std::string_view prefix) const {
@@ -180,11 +351,45 @@ void Architecture::validate(std::string_view prefix) const {
                                                  {"expert_ffn_dim", expert_ffn_dim},
                                                  {"sparse_top_k", sparse_top_k},
                                                  {"indexer_heads", indexer_heads},
-                                                 {"indexer_head_dim", indexer_head_dim}};
+                                                 {"indexer_head_dim", indexer_head_dim},
+                                                 {"output_groups", output_groups},
+                                                 {"output_latent_dim", output_latent_dim}};
   for (const auto& [field, value] : dims) require_non_negative(prefix, field, value);
   if (total_params) require_positive(prefix, "total_params", *total_params);
   if (active_params) require_positive(prefix, "active_params", *active_params);
   if (kv_bytes_per_token) require_positive(prefix, "kv_bytes_per_token", *kv_bytes_per_token);
+  require_positive(prefix, "indexer_bytes_per_element", indexer_bytes_per_element);
+  require((output_groups == 0.0) == (output_latent_dim == 0.0), prefix, "output_latent_dim",
+          "give both output_groups and output_latent_dim, or neither");
+  require(!shared_key_value || attention != AttentionKind::mla, prefix, "shared_key_value",
+          "is for mha, gqa and mqa (MLA caches one latent already)");
+  if (!layer_pattern.empty()) {
+    require(has_shape(), prefix, "layer_pattern", "needs the model's shape (layers, d_model)");
+    require(!kv_bytes_per_token.has_value(), prefix, "kv_bytes_per_token",
+            "cannot be given with a layer_pattern (the pattern decides what each layer caches)");
+    if (static_cast<double>(layer_pattern.size()) != layers) {
+      std::ostringstream count;
+      count << "lists " << layer_pattern.size() << " layers but layers = " << layers;
+      require(false, prefix, "layer_pattern", count.str());
+    }
+    bool any_top_k = false;
+    for (const LayerAttention& layer : layer_pattern) {
+      require(std::isfinite(layer.window) && layer.window >= 0.0 &&
+                  std::isfinite(layer.compress_ratio) &&
+                  (layer.compress_ratio == 0.0 || layer.compress_ratio >= 1.0) &&
+                  (layer.has_stream() || layer.window > 0.0) &&
+                  (layer.has_stream() || !layer.top_k),
+              prefix, "layer_pattern",
+              "a layer needs a window >= 1 or a stream (all, top-k, compressed:C >= 1)");
+      any_top_k = any_top_k || layer.top_k;
+    }
+    if (distinct_layers(layer_pattern) > kMaxAttentionGroups) {
+      require(false, prefix, "layer_pattern",
+              "has more than 8 distinct layers (ways of attending); at most 8 are modelled");
+    }
+    require(!any_top_k || sparse_top_k > 0.0, prefix, "sparse_top_k",
+            "must be > 0: layer_pattern has top-k layers");
+  }
 
   if (!has_shape()) {
     require(layers == 0.0 && d_model == 0.0, prefix, layers == 0.0 ? "layers" : "d_model",

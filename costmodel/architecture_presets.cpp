@@ -1,6 +1,7 @@
 #include "scaleopt/costmodel/architecture_presets.hpp"
 
 #include <string>
+#include <utility>
 
 #include "scaleopt/costmodel/input_error.hpp"
 
@@ -87,18 +88,129 @@ Architecture deepseek_v3() {
 
 // DeepSeek-V3.2-Exp: the V3 shape plus DeepSeek Sparse Attention, config.json
 // (huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp): index_topk 2048, index_n_heads 64,
-// index_head_dim 128; the indexer runs in FP8. The indexer's own weights (~0.85B) are not
-// counted in the parameters.
+// index_head_dim 128; the indexer's keys are cached in FP8 (inference/model.py: an FP8 key
+// cache with one scale per 128 elements, which is not counted). The indexer's own weights
+// (wq_b from the query latent, wk, weights_proj: 0.85B over 61 layers) are counted.
 Architecture deepseek_v32() {
   Architecture a = deepseek_v3();
   a.name = "deepseek-v3.2";
   a.source =
       "DeepSeek-V3.2-Exp config.json (huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp): the "
-      "DeepSeek-V3 shape plus index_topk 2048, index_n_heads 64, index_head_dim 128 (FP8 "
-      "indexer keys); indexer weights not counted";
+      "DeepSeek-V3 shape plus index_topk 2048, index_n_heads 64, index_head_dim 128; "
+      "inference/model.py: indexer keys cached in FP8, indexer weights wq_b, wk, weights_proj "
+      "(counted)";
   a.sparse_top_k = 2048;
   a.indexer_heads = 64;
   a.indexer_head_dim = 128;
+  return a;
+}
+
+// DeepSeek-V4 attention (inference/model.py of the Hugging Face repositories; vLLM
+// vllm/models/deepseek_v4/attention.py): per layer one KV vector of head_dim 512 shared by all
+// query heads, keys equal to values (the last qk_rope_head_dim 64 of it rotary); queries
+// through q_lora_rank; output through o_groups groups of o_lora_rank; every layer keeps a
+// window of sliding_window 128 raw rows; compress_ratios[i] = 4 is a CSA layer (entries of 4
+// tokens, the indexer's index_topk), 128 an HCA layer (all entries), 0 the window alone. The
+// indexer keys are cached in FP4 (DeepSeek's serving recipe sets use_fp4_indexer_cache; vLLM
+// stores 64 packed bytes per 128-element key). Every layer is a mixture of experts (the first
+// num_hash_layers 3 route by a token-id hash: their gate is not counted, nor are the
+// multi-token-prediction layer and the hyper-connection mixing, hc_mult 4, about 0.2% of
+// the active parameters).
+Architecture deepseek_v4(std::string name, std::string source) {
+  Architecture a;
+  a.name = std::move(name);
+  a.source = std::move(source);
+  a.vocab = 129280;
+  a.attention = AttentionKind::mqa;
+  a.kv_heads = 1;
+  a.head_dim = 512;
+  a.rope_dim = 64;
+  a.shared_key_value = true;
+  a.dense_ffn_layers = 0;
+  a.shared_experts = 1;
+  a.experts_per_token = 6;
+  a.indexer_heads = 64;
+  a.indexer_head_dim = 128;
+  a.indexer_bytes_per_element = 0.5;
+  return a;
+}
+
+// The layer of one entry of config.json's compress_ratios (sliding_window 128 in every layer).
+LayerAttention v4_layer(double ratio) {
+  LayerAttention layer;
+  layer.window = 128;
+  layer.compress_ratio = ratio;
+  layer.top_k = ratio == 4;
+  return layer;
+}
+
+// DeepSeek-V4-Pro config.json (huggingface.co/deepseek-ai/DeepSeek-V4-Pro): num_hidden_layers
+// 61, hidden_size 7168, num_attention_heads 128, num_key_value_heads 1, head_dim 512,
+// qk_rope_head_dim 64, q_lora_rank 1536, o_groups 16, o_lora_rank 1024, sliding_window 128,
+// compress_ratios [128, 128, 4, 128, 4, ..., 4, 0] (layers 0 and 1 HCA, then CSA on even and
+// HCA on odd layers; the last entry is the MTP layer), index_n_heads 64, index_head_dim 128,
+// index_topk 1024, n_routed_experts 384, n_shared_experts 1, num_experts_per_tok 6,
+// moe_intermediate_size 3072, vocab_size 129280, untied. Model card: 1.6T total, 49B active.
+Architecture deepseek_v4_pro() {
+  Architecture a = deepseek_v4(
+      "deepseek-v4-pro",
+      "DeepSeek-V4-Pro config.json (huggingface.co/deepseek-ai/DeepSeek-V4-Pro): "
+      "num_hidden_layers 61, hidden_size 7168, num_attention_heads 128, num_key_value_heads 1, "
+      "head_dim 512 (keys = values), qk_rope_head_dim 64, q_lora_rank 1536, o_groups 16, "
+      "o_lora_rank 1024, sliding_window 128, compress_ratios [128, 128] + [4, 128] x 29 + [4] "
+      "(+ 0 for the MTP layer), index_n_heads 64, index_head_dim 128, index_topk 1024, "
+      "n_routed_experts 384, n_shared_experts 1, num_experts_per_tok 6, moe_intermediate_size "
+      "3072, vocab_size 129280, untied; model card: 1.6T total, 49B activated; inference/"
+      "model.py: FP8 KV rows (RoPE part BF16), indexer on compress ratio 4; FP4 indexer keys "
+      "(use_fp4_indexer_cache)");
+  a.layers = 61;
+  a.d_model = 7168;
+  a.heads = 128;
+  a.q_latent_dim = 1536;
+  a.output_groups = 16;
+  a.output_latent_dim = 1024;
+  a.routed_experts = 384;
+  a.expert_ffn_dim = 3072;
+  a.sparse_top_k = 1024;
+  a.layer_pattern = {v4_layer(128), v4_layer(128)};
+  for (int i = 2; i < 61; ++i) a.layer_pattern.push_back(v4_layer(i % 2 == 0 ? 4 : 128));
+  return a;
+}
+
+// DeepSeek-V4-Flash config.json (huggingface.co/deepseek-ai/DeepSeek-V4-Flash):
+// num_hidden_layers 43, hidden_size 4096, num_attention_heads 64, num_key_value_heads 1,
+// head_dim 512, qk_rope_head_dim 64, q_lora_rank 1024, o_groups 8, o_lora_rank 1024,
+// sliding_window 128, compress_ratios [0, 0] + [4, 128] x 20 + [4, 0] (layers 0 and 1 window
+// only, then CSA on even and HCA on odd layers; the last entry is the MTP layer),
+// index_n_heads 64, index_head_dim 128, index_topk 512, n_routed_experts 256,
+// n_shared_experts 1, num_experts_per_tok 6, moe_intermediate_size 2048, vocab_size 129280.
+// Model card: 284B total, 13B active.
+Architecture deepseek_v4_flash() {
+  Architecture a = deepseek_v4(
+      "deepseek-v4-flash",
+      "DeepSeek-V4-Flash config.json (huggingface.co/deepseek-ai/DeepSeek-V4-Flash): "
+      "num_hidden_layers 43, hidden_size 4096, num_attention_heads 64, num_key_value_heads 1, "
+      "head_dim 512 (keys = values), qk_rope_head_dim 64, q_lora_rank 1024, o_groups 8, "
+      "o_lora_rank 1024, sliding_window 128, compress_ratios [0, 0] + [4, 128] x 20 + [4] "
+      "(+ 0 for the MTP layer), index_n_heads 64, index_head_dim 128, index_topk 512, "
+      "n_routed_experts 256, n_shared_experts 1, num_experts_per_tok 6, moe_intermediate_size "
+      "2048, vocab_size 129280, untied; model card: 284B total, 13B activated; inference/"
+      "model.py: FP8 KV rows (RoPE part BF16), indexer on compress ratio 4; FP4 indexer keys "
+      "(use_fp4_indexer_cache)");
+  a.layers = 43;
+  a.d_model = 4096;
+  a.heads = 64;
+  a.q_latent_dim = 1024;
+  a.output_groups = 8;
+  a.output_latent_dim = 1024;
+  a.routed_experts = 256;
+  a.expert_ffn_dim = 2048;
+  a.sparse_top_k = 512;
+  LayerAttention window_only;
+  window_only.window = 128;
+  window_only.compress_ratio = 0;
+  a.layer_pattern = {window_only, window_only};
+  for (int i = 2; i < 43; ++i) a.layer_pattern.push_back(v4_layer(i % 2 == 0 ? 4 : 128));
   return a;
 }
 
@@ -122,7 +234,8 @@ Architecture frontier_100b() {
 }  // namespace
 
 std::vector<Architecture> architecture_presets() {
-  return {llama3_70b(), llama3_405b(), deepseek_v3(), deepseek_v32(), frontier_100b()};
+  return {llama3_70b(),      llama3_405b(),       deepseek_v3(),  deepseek_v32(),
+          deepseek_v4_pro(), deepseek_v4_flash(), frontier_100b()};
 }
 
 Architecture architecture_preset(std::string_view name) {

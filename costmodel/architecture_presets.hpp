@@ -1,6 +1,7 @@
 #pragma once
 // Model shapes from public configs (each with its source): llama3-70b, llama3-405b,
-// deepseek-v3, deepseek-v3.2 (sparse attention) and frontier-100b (the talk's assumptions).
+// deepseek-v3, deepseek-v3.2 (sparse attention), deepseek-v4-pro and deepseek-v4-flash
+// (compressed attention per layer) and frontier-100b (the talk's assumptions).
 
 #include <string_view>
 #include <vector>

@@ -65,6 +65,10 @@ void Hardware::validate(std::string_view prefix) const {
   require_positive(prefix, "hbm_bandwidth", hbm_bytes_per_second);
   require_positive(prefix, "hbm", hbm_bytes);
   if (usd_per_hour) require_positive(prefix, "usd_per_hour", *usd_per_hour);
+  if (!(node_chips >= 1.0 && std::isfinite(node_chips))) {
+    throw field_error(qualified_field(prefix, "node_chips"),
+                      "must be >= 1, got " + std::to_string(node_chips));
+  }
   if (source.empty()) throw field_error(qualified_field(prefix, "source"), "must not be empty");
 }
 

@@ -25,6 +25,9 @@ struct Hardware {
   double hbm_bytes = 0.0;              // HBM capacity
   std::optional<double> usd_per_hour;  // rental price per chip-hour: an assumption
   std::string price_note;              // whose assumption the price is
+  // Chips in one node (a server board: DGX/HGX 8 GPUs, an 8-GPU MI300X platform): default
+  // replicas are whole nodes.
+  double node_chips = 8.0;
 
   // The dense peak at `precision`; throws InputError naming the chip and the formats it has
   // ("tpu-v5e has no fp8 figure (it has bf16, int8)").

@@ -7,7 +7,8 @@ namespace {
 
 // Forward attention FLOPs of one training token in a causal sequence of `context_tokens`:
 // it attends to context/2 tokens on average, which gives Kaplan et al. (2020)'s
-// 2 n_layer n_ctx d_attn for MHA/GQA/MQA.
+// 2 n_layer n_ctx d_attn for MHA/GQA/MQA (windows, compressed entries and top-k as each layer
+// attends, evaluated at that mean context).
 double attention_forward_flops_per_token(const Architecture& architecture, double context_tokens) {
   if (context_tokens <= 0.0) return 0.0;
   if (!architecture.has_shape()) {
@@ -15,8 +16,7 @@ double attention_forward_flops_per_token(const Architecture& architecture, doubl
                       "the attention FLOPs need the model's shape (layers, heads, head_dim); " +
                           architecture.name + " has only direct totals");
   }
-  return architecture.attention_flops_per_context_token(AttentionPass::prefill) * context_tokens /
-         2.0;
+  return architecture.attention_flops_per_token(AttentionPass::prefill, context_tokens / 2.0);
 }
 
 }  // namespace

@@ -32,6 +32,11 @@ constexpr std::array<Suffix, 8> kCountMultipliers{{{"", 1.0},
                                                    {"T", 1e12},
                                                    {"P", 1e15}}};
 
+// Binary multipliers for counts, distinct from the decimal ones: "8Ki" is 8192 tokens, "1Mi"
+// 1,048,576 (a 2^20-token context), while "8K" is 8000.
+constexpr std::array<Suffix, 4> kBinaryCountMultipliers{
+    {{"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}}};
+
 constexpr std::array<Suffix, 14> kByteSuffixes{{{"", 1.0},
                                                 {"B", 1.0},
                                                 {"KB", 1e3},
@@ -94,6 +99,8 @@ std::optional<double> suffix_factor(std::string_view suffix, Unit unit) {
       if (suffix == "%") return 0.01;
       return std::nullopt;
     case Unit::count:
+      if (auto binary = lookup(kBinaryCountMultipliers, suffix)) return binary;
+      return lookup(kCountMultipliers, suffix);
     case Unit::usd:
       return lookup(kCountMultipliers, suffix);
     case Unit::bytes:
@@ -155,9 +162,10 @@ bool allows_dollar(Unit unit) {
 std::string_view unit_expectation(Unit unit) {
   switch (unit) {
     case Unit::number:
-      return "a plain number or a percentage, e.g. 0.4 or 40%";
+      return "a plain number, a fraction or a percentage, e.g. 0.4, 1/3 or 40%";
     case Unit::count:
-      return "a number with an optional multiplier K, M, B (or G), T, P, e.g. 70B, 2T, 1.5e12";
+      return "a number with an optional multiplier K, M, B (or G), T, P (decimal) or Ki, Mi, Gi, "
+             "Ti (binary), e.g. 70B, 2T, 1.5e12, 8Ki";
     case Unit::bytes:
       return "a size in bytes with an optional KB, MB, GB, TB (or KiB, MiB, GiB, TiB), e.g. 1.7KB";
     case Unit::bytes_per_second:
@@ -190,6 +198,18 @@ double parse_quantity(std::string_view text, Unit unit) {
   if (ec != std::errc()) reject(text, unit);
   if (!std::isfinite(value)) reject(text, unit, "not a finite number");
   std::string_view suffix = trim(rest.substr(static_cast<std::size_t>(end - rest.data())));
+  if (unit == Unit::number && suffix.size() > 1 && suffix.front() == '/') {  // a fraction: 1/3
+    double denominator = 0.0;
+    const std::string_view digits = suffix.substr(1);
+    auto [tail, error] = std::from_chars(digits.data(), digits.data() + digits.size(), denominator);
+    if (error != std::errc() || tail != digits.data() + digits.size() ||
+        !(denominator > 0.0 && std::isfinite(denominator))) {
+      reject(text, unit, "a fraction needs a positive denominator");
+    }
+    const double result = value / denominator;
+    if (!std::isfinite(result)) reject(text, unit, "out of range");
+    return result;
+  }
   auto factor = suffix_factor(suffix, unit);
   if (!factor) reject(text, unit, "unknown suffix '" + std::string(suffix) + "'");
   const double result = value * *factor;
@@ -317,6 +337,47 @@ std::string format_quantity(double value, Unit unit, int significant) {
       return with_duration_unit(value, significant);
   }
   return format_scientific(value, significant);
+}
+
+}  // namespace scaleopt
+
+namespace scaleopt {
+
+std::string format_exact_count(double value) {
+  if (!std::isfinite(value)) return format_scientific(value, 17);
+  // The shortest digits of value / factor that read back exactly, for every suffix whose
+  // factor is not above the value; the shortest text wins (decimal first on ties).
+  // Digits without an exponent (a suffix says the magnitude), the fewest that read back.
+  auto exact = [&](double factor, std::string_view suffix) -> std::string {
+    char buffer[64];
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(buffer, sizeof buffer, "%.*g", digits, value / factor);
+      const std::string text = std::string(buffer) + std::string(suffix);
+      if (text.find('e') != std::string::npos) continue;
+      try {
+        if (parse_quantity(text, Unit::count) == value) return text;
+      } catch (const InputError&) {
+        return {};
+      }
+    }
+    return {};
+  };
+  std::string best = exact(1.0, "");
+  for (int digits = 1; best.empty() && digits <= 17; ++digits) {  // only an exponent will do
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    if (parse_quantity(buffer, Unit::count) == value || digits == 17) best = buffer;
+  }
+  auto consider = [&](double factor, std::string_view suffix) {
+    if (std::fabs(value) < factor) return;
+    const std::string text = exact(factor, suffix);
+    if (!text.empty() && (best.empty() || text.size() < best.size())) best = text;
+  };
+  for (const Suffix& s : kCountMultipliers) {
+    if (!s.text.empty() && s.text != "k" && s.text != "G") consider(s.factor, s.text);
+  }
+  for (const Suffix& s : kBinaryCountMultipliers) consider(s.factor, s.text);
+  return best;
 }
 
 }  // namespace scaleopt

@@ -5,7 +5,8 @@
 //
 // Conventions (documented in docs/cli.md):
 //  - multipliers are decimal: K = 1e3, M = 1e6, B (or G) = 1e9, T = 1e12, P = 1e15;
-//    for bytes, KiB/MiB/GiB/TiB are the binary ones;
+//    the binary ones are distinct: Ki = 1024, Mi = 2^20, Gi, Ti for counts ("8Ki" tokens =
+//    8192, "8K" = 8000), KiB/MiB/GiB/TiB for bytes;
 //  - a month is 1/12 of a Julian year (30.44 days), a year is 365.25 days;
 //  - "m" is minutes in a duration ("5m") and "M" is million in a count ("50M").
 
@@ -40,5 +41,10 @@ std::string format_scientific(double value, int significant = 3);
 
 // 24.2B, 1.69KB, 3.35TB/s, $2/h, $1.23M, 50M/s, 60.9d: the suffix form parse_quantity reads.
 std::string format_quantity(double value, Unit unit, int significant = 3);
+
+// The shortest text with a suffix that parse_quantity(text, Unit::count) reads back to exactly
+// `value`: 8000 -> "8K", 8192 -> "8Ki", 1048576 -> "1Mi", 1234567 -> "1.234567M". For
+// echoing a count the user gave, or a default, so that what is shown is what was used.
+std::string format_exact_count(double value);
 
 }  // namespace scaleopt

@@ -3,15 +3,19 @@
 // "How to Scale Your Model", ch. 7; Pope on Dwarkesh 2026), DESIGN.md section 4. One decode
 // step of B sequences at context S on a replica with peak F FLOP/s and bandwidth W bytes/s:
 //
-//   t_compute = B * 2 N_active / F
-//   t_memory  = (N_total * bytes_per_param + B * S * kv_bytes_per_token) / W
+//   t_compute = B * (2 N_decode + attention FLOPs at S) / F
+//   t_memory  = (weights read + B * (embedding row + KV read at S)) / W
 //   t_step    = max(t_compute, t_memory),   cost per output token = t_step * price / B
 //
-// With sparse attention a step reads min(S, k) cached tokens plus the indexer's keys of all
-// S; with attention FLOPs counted, t_compute adds B times the attention FLOPs at context S.
+// N_decode is the active parameters less the input embedding table, of which a step gathers
+// only B rows; the output head counts once per generated token. What a sequence reads and
+// computes at S follows how each layer attends (costmodel/attention_pattern.hpp): a window,
+// every token, compressed entries, or the top-k of them plus the indexer's keys of all.
+// Attention FLOPs count unless ServingSetup::attention_flops is off (the talk's roofline).
 // Everything here is closed form; choosing the batch is an optimisation (problems/serving_plan).
 
 #include <string_view>
+#include <vector>
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/compute_cost.hpp"
@@ -29,20 +33,25 @@ struct Roofline {
   double usd_per_chip_hour = 0.0;
   double total_params = 0.0;
   double active_params = 0.0;
-  double weight_bytes = 0.0;             // N_total * bytes per parameter
-  double kv_bytes_per_token = 0.0;       // cached per context token, all layers
-  double sparse_top_k = 0.0;             // 0: dense attention reads every cached token
-  double indexer_bytes_per_token = 0.0;  // sparse attention: indexer keys cached per token
-  // Attention FLOPs per context token (0 unless ServingSetup::attention_flops).
-  double decode_attention_flops_per_context_token = 0.0;
-  double prefill_attention_flops_per_context_token = 0.0;
-  double indexer_flops_per_context_token = 0.0;
+  // Parameters multiplied per generated token: active, less an untied input embedding table
+  // (a lookup). Per prompt token in prefill: that, less the output head, which prefill applies
+  // once per prompt (head_params). Without a shape (direct totals) both are active_params.
+  double decode_params = 0.0;
+  double prefill_params = 0.0;
+  double head_params = 0.0;
+  double weight_bytes = 0.0;         // resident in HBM: N_total * bytes per parameter
+  double weight_read_bytes = 0.0;    // read per step: weight_bytes less the input embedding table
+  double embedding_row_bytes = 0.0;  // gathered per token from that table: d_model * bytes
+  double kv_bytes_per_token = 0.0;   // KV cached per token as the context grows, all layers
+  AttentionGroups attention;         // the layers grouped by how they attend
+  bool attention_flops = false;      // attention FLOPs counted (per-entry FLOPs non-zero)
 
   double usd_per_second() const { return chips * usd_per_chip_hour / kSecondsPerHour; }
 };
 
 // Throws InputError naming fields with `prefix` ("inference", or "--" for flags) when the
-// setup is invalid, the price is unknown, or attention FLOPs are asked of a model without shape.
+// setup is invalid or the price is unknown. A model without a shape has no attention FLOPs to
+// count (attention_flops stays false).
 Roofline make_roofline(const Architecture& architecture, const ServingSetup& setup,
                        std::string_view prefix);
 
@@ -51,7 +60,7 @@ struct DecodeStep {
   double batch = 0.0;
   double context_tokens = 0.0;
   double flops = 0.0;            // model FLOPs of the step
-  double bytes = 0.0;            // bytes read from HBM: weights once, KV once per sequence
+  double bytes = 0.0;            // bytes read from HBM: weights once, rows and KV per sequence
   double compute_seconds = 0.0;  // flops / F
   double memory_seconds = 0.0;   // bytes / W
   double seconds() const {
@@ -64,12 +73,30 @@ DecodeStep decode_step(const Roofline& roofline, double batch, double context_to
 // Cost of one output token decoded in `step`: FLOPs per token, chip-hours = t_step * chips / B.
 ComputeCost output_token_cost(const Roofline& roofline, const DecodeStep& step);
 
-// Prefill of one input token in a prompt of `context_tokens`: compute-bound (the weights are
-// read once per long pass, so their traffic is neglected); memory time is writing its KV.
+// A prefill pass over `prompts` prompts of `prompt_tokens` tokens each (tokens in flight:
+// their product): every prompt token's FLOPs (attending to half its prompt on average) and the
+// output head once per prompt; memory reads the weights once, gathers each token's embedding
+// row, writes each token's KV and reads it back once. Time is the larger of the two, so a pass
+// with fewer tokens in flight than the critical batch is bound by the weight read.
+struct PrefillPass {
+  double tokens = 0.0;  // in flight
+  double flops = 0.0;
+  double bytes = 0.0;
+  double compute_seconds = 0.0;
+  double memory_seconds = 0.0;
+  double seconds() const {
+    return compute_seconds > memory_seconds ? compute_seconds : memory_seconds;
+  }
+};
+PrefillPass prefill_pass(const Roofline& roofline, double prompts, double prompt_tokens);
+
+// One input token of a prompt of `context_tokens` prefilled in a pass of its own (one prompt,
+// at least one token): the pass's FLOPs, bytes and times divided by its tokens.
 struct PrefillToken {
   double flops = 0.0;
   double compute_seconds = 0.0;
   double memory_seconds = 0.0;
+  double weight_memory_seconds = 0.0;  // the part of memory_seconds that reads the weights
   double seconds() const {
     return compute_seconds > memory_seconds ? compute_seconds : memory_seconds;
   }
@@ -77,28 +104,36 @@ struct PrefillToken {
 PrefillToken prefill_token(const Roofline& roofline, double context_tokens);
 ComputeCost input_token_cost(const Roofline& roofline, const PrefillToken& token);
 
-// HBM a batch needs: the weights plus each sequence's KV cache (and indexer keys).
+// HBM a batch needs: the weights plus each sequence's cache (KV, windows, indexer keys).
 double hbm_bytes_needed(const Roofline& roofline, double batch, double context_tokens);
 
-// Bytes cached per context token: the KV cache plus, for sparse attention, the indexer's keys.
+// Bytes one sequence of `context_tokens` caches: windows, entries and indexer keys.
+double cached_bytes_per_sequence(const Roofline& roofline, double context_tokens);
+// Bytes cached per token as the context grows (windows full): the KV cache plus the indexer's
+// keys. For dense attention the same at every context.
 double cached_bytes_per_token(const Roofline& roofline);
+// The longest context one sequence can cache in `free_bytes` (+infinity when none fills it).
+double longest_context(const Roofline& roofline, double free_bytes);
 
 // Bytes one sequence reads per decode step at `context_tokens`, and its FLOPs per token. The
-// read splits into the attended tokens' KV (min(S, k) tokens when sparse) and, for sparse
-// attention, the indexer keys of all S tokens.
+// read splits into the attended rows and entries (the KV term) and the indexer keys of every
+// entry of top-k layers.
 double kv_bytes_read_per_sequence(const Roofline& roofline, double context_tokens);
 double attended_kv_bytes_per_sequence(const Roofline& roofline, double context_tokens);
 double indexer_bytes_per_sequence(const Roofline& roofline, double context_tokens);
 double decode_flops_per_token(const Roofline& roofline, double context_tokens);
+// The attention part of it (0 when attention FLOPs are not counted).
+double decode_attention_flops_per_token(const Roofline& roofline, double context_tokens);
 
-// B* = F * bytes_per_param * N_total / (2 W N_active): the batch at which reading the weights
-// takes as long as the matmuls (context ignored). ~295 for a dense model on an H100.
+// B* = F * weight_read_bytes / (2 W N_decode): the batch at which reading the weights takes
+// as long as the matmuls (context ignored). ~295 for a dense model on an H100.
 double critical_batch(const Roofline& roofline);
 
 // S*: the context above which a decode step is memory-bound at any batch (large-batch limit,
-// where the weight read is amortised away): 2 N_active W / (F kv_bytes_per_token) for dense
-// attention without attention FLOPs; the piecewise-linear generalisation otherwise.
-// +infinity when no context makes decode memory-bound.
+// where the weight read is amortised away): 2 N_decode W / (F kv_bytes_per_token) for dense
+// attention without attention FLOPs; otherwise the first zero of compute minus memory time per
+// sequence, piecewise linear in S (kinks at windows and at k C). +infinity when no context
+// makes decode memory-bound.
 double crossover_context(const Roofline& roofline);
 
 // The talk's inverse: the KV bytes per token that put the crossover at `crossover_context`

@@ -18,19 +18,20 @@ std::string_view to_string(InferencePricing pricing);
 InferencePricing parse_inference_pricing(std::string_view text);  // throws InputError
 
 struct ServingSetup {
-  Hardware chip;                                    // resolved from the catalog
-  double chips = 8.0;                               // chips per replica (one 8-GPU node: assumed)
-  Precision precision = Precision::bf16;            // compute precision and bytes per weight
-  Precision kv_precision = Precision::bf16;         // bytes per cached KV element
-  double context_tokens = 8192.0;                   // tokens in each sequence's KV cache (assumed)
-  std::optional<double> batch;                      // sequences per decode step; absent: best batch
+  Hardware chip;                             // resolved from the catalog
+  double chips = 8.0;                        // chips per replica (one 8-GPU node: assumed)
+  Precision precision = Precision::bf16;     // compute precision and bytes per weight
+  Precision kv_precision = Precision::bf16;  // bytes per cached KV element
+  double context_tokens = 8000.0;            // tokens in each sequence's KV cache (assumed; "8K")
+  std::optional<double> batch;               // sequences per decode step; absent: best batch
   std::optional<double> latency_per_token_seconds;  // upper bound on one decode step
   // Fractions of the peak that kernels reach; 1 is the pure roofline of DESIGN.md section 4.
   double compute_efficiency = 1.0;
   double bandwidth_efficiency = 1.0;
-  // Count attention FLOPs (q.k and values over the context) in the compute time. Off by
-  // default, as in DESIGN.md section 4 and the talk, where t_compute = B * 2 N_active / F.
-  bool attention_flops = false;
+  // Count attention FLOPs (q.k and values over the attended context, the indexer's scoring) in
+  // the compute time, when the model has a shape. Off reproduces the talk's
+  // roofline, where t_compute = B * 2 N_active / F.
+  bool attention_flops = true;
   std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
   InferencePricing pricing = InferencePricing::roofline;
   // Used when pricing = mfu: the share of peak FLOP/s that prefill and decode reach.

@@ -52,8 +52,7 @@ ContextRange context_range(const Roofline& roofline, const std::optional<PriceLi
     }
   }
   // One sequence at batch 1 must fit next to the weights.
-  const double longest =
-      (roofline.hbm_bytes - roofline.weight_bytes) / cached_bytes_per_token(roofline);
+  const double longest = longest_context(roofline, roofline.hbm_bytes - roofline.weight_bytes);
   if (longest > 0.0 && std::isfinite(longest)) range.last = std::min(range.last, longest);
   if (!(range.last > range.first)) {
     throw InputError("cost-vs-context: the replica's HBM holds no sequence longer than " +
@@ -166,12 +165,106 @@ Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
     ++tag;
   };
   vertical(s_star, "S* = " + context_text(s_star), "#000000", 0.95);
-  vertical(setup.context_tokens, "the scenario's context = " + context_text(setup.context_tokens),
+  vertical(setup.context_tokens,
+           "the scenario's context = " + format_exact_count(setup.context_tokens) + " tokens",
            "#1f77b4", 0.81);
   if (knee.status == Status::converged) {
     vertical(knee.context_tokens, "knee (HBM full) = " + context_text(knee.context_tokens),
              "#555555", 0.88);
   }
+  c += plot_command(clauses);
+  return figure;
+}
+
+std::vector<std::vector<ModelCurvePoint>> model_context_costs(
+    const std::vector<ModelContextCost>& models, double first, double last, int points,
+    std::string_view prefix) {
+  const std::vector<double> contexts = log_spaced_contexts(first, last, points);
+  std::vector<std::vector<ModelCurvePoint>> lines;
+  for (const ModelContextCost& model : models) {
+    const PricingCurve curve = pricing_curve(model.roofline, model.setup, contexts, prefix);
+    std::vector<ModelCurvePoint> line;
+    for (const CurvePoint& point : curve.points) {
+      ModelCurvePoint row;
+      row.context = point.plan.context_tokens;
+      row.fits = point.feasible();
+      if (point.feasible() && point.plan.status != Status::converged) {
+        throw InputError("cost-vs-context-models: " + model.label + ": " + point.plan.message);
+      }
+      if (row.fits) {
+        row.usd_per_mtok_input = point.plan.input_token.usd * kTokensPerMillion;
+        row.usd_per_mtok_output = point.plan.output_token.usd * kTokensPerMillion;
+      }
+      line.push_back(row);
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
+                                  const ContextCostText& text, std::string_view prefix,
+                                  double first, double last, int points) {
+  if (models.empty()) throw InputError("cost-vs-context-models: no models to compare");
+  ContextCostOptions range_check;
+  range_check.first_context = first;
+  range_check.last_context = last;
+  range_check.points = points;
+  range_check.validate();
+  const std::vector<std::vector<ModelCurvePoint>> lines =
+      model_context_costs(models, first, last, points, prefix);
+  // Colour-blind-safe qualitative colours (Okabe and Ito), one per model, then repeating.
+  const char* colours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                           "#e69f00", "#56b4e9", "#000000"};
+  Figure figure;
+  figure.name = "cost_vs_context_models";
+  figure.width = 1000;
+  figure.height = 680;
+  DataTable costs({"model", "context", "usd_per_mtok_input", "usd_per_mtok_output"});
+  double low = INFINITY, high = 0.0;
+  std::vector<std::string> clauses;
+  int data_set = 0;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const bool any = std::any_of(lines[m].begin(), lines[m].end(),
+                                 [](const ModelCurvePoint& row) { return row.fits; });
+    if (!any) continue;  // fits nowhere on the axis: no line (the caller's table says so)
+    for (const ModelCurvePoint& row : lines[m]) {
+      if (!row.fits) continue;  // the line ends where a sequence no longer fits
+      costs.row(
+          {static_cast<double>(m), row.context, row.usd_per_mtok_input, row.usd_per_mtok_output});
+      low = std::min({low, row.usd_per_mtok_input, row.usd_per_mtok_output});
+      high = std::max({high, row.usd_per_mtok_input, row.usd_per_mtok_output});
+    }
+    costs.next_set();  // one gnuplot data set per model (index m)
+    const std::string colour = colours[m % (sizeof colours / sizeof colours[0])];
+    const std::string index = " index " + std::to_string(data_set);
+    clauses.push_back(std::string(data_set++ == 0 ? "'cost_vs_context_models.dat'" : "''") + index +
+                      " using 2:4 with lines lw 3 lc rgb " + gnuplot_string(colour) + " title " +
+                      gnuplot_string(models[m].label + ": output"));
+    clauses.push_back("''" + index + " using 2:3 with lines lw 1.5 dt (6,4) lc rgb " +
+                      gnuplot_string(colour) + " title " +
+                      gnuplot_string(models[m].label + ": input"));
+  }
+  if (!(high > 0.0)) {
+    throw InputError("cost-vs-context-models: no model fits its replica at " + context_text(first));
+  }
+  figure.data.push_back({"cost_vs_context_models.dat", costs.file()});
+  std::string& c = figure.commands;
+  c += "set title " + gnuplot_string(text.title + "\n" + wrap_list(text.assumptions)) + "\n";
+  c += "set xlabel " + gnuplot_string("context (tokens in each sequence's KV cache, log scale)") +
+       "\n";
+  c += "set ylabel " + gnuplot_string("cost per million tokens (USD, log scale)") + "\n";
+  c += "set logscale xy\n";
+  c += log_range("x", first, last);
+  const double y_low = std::pow(10.0, std::floor(std::log10(low)));
+  const double y_high = std::pow(10.0, std::ceil(std::log10(high * 1.5)));
+  c += log_range("y", y_low, y_high);
+  c += log_tics("x", first, last, Unit::count);
+  c += log_tics("y", y_low, y_high, Unit::usd);
+  c += "set tics out nomirror\n";
+  c += "set border 3\n";
+  c += "set grid xtics ytics lc rgb '#ececec'\n";
+  c += "set key outside below horizontal maxcols 2\n";
   c += plot_command(clauses);
   return figure;
 }

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
@@ -44,5 +45,32 @@ ContextRange context_range(const Roofline& roofline, const std::optional<PriceLi
 Figure context_cost_figure(const Roofline& roofline, const ServingSetup& setup,
                            const std::optional<PriceList>& prices, const ContextCostText& text,
                            std::string_view prefix, const ContextCostOptions& options = {});
+
+// One model of a comparison: its roofline on its own replica.
+struct ModelContextCost {
+  std::string label;  // the legend: "deepseek-v4-pro, 24 x b200"
+  Roofline roofline;
+  ServingSetup setup;
+};
+
+struct ModelCurvePoint {
+  double context = 0.0;
+  bool fits = false;  // a sequence of this context fits beside the weights at some batch
+  double usd_per_mtok_input = 0.0;
+  double usd_per_mtok_output = 0.0;
+};
+
+// The rows of each model's lines: `points` contexts log-spaced from `first` to `last`, the
+// best batch at each (problems/pricing/pricing_curve.hpp). Exposed for tests and tables.
+std::vector<std::vector<ModelCurvePoint>> model_context_costs(
+    const std::vector<ModelContextCost>& models, double first, double last, int points,
+    std::string_view prefix);
+
+// Cost per million output tokens (solid) and input tokens (dashed) against context, a line
+// per model in its own colour, log axes; a model's lines end where one sequence no longer
+// fits its replica. Throws InputError for an empty list or a bad range.
+Figure context_cost_models_figure(const std::vector<ModelContextCost>& models,
+                                  const ContextCostText& text, std::string_view prefix,
+                                  double first = 8e3, double last = 1e6, int points = 61);
 
 }  // namespace scaleopt::plots

@@ -187,6 +187,12 @@ DataTable& DataTable::blank() {
   return *this;
 }
 
+DataTable& DataTable::next_set() {
+  if (text.empty()) return *this;
+  while (!text.ends_with("\n\n\n")) text += "\n";
+  return *this;
+}
+
 std::string DataTable::file() const {
   std::string header = "#";
   // A comment line: a line break in a name would start a row.

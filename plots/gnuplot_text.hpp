@@ -67,7 +67,8 @@ struct DataTable {
   // A text cell after `values`, then `after`.
   DataTable& row(const std::vector<double>& values, std::string_view label,
                  const std::vector<double>& after = {});
-  DataTable& blank();  // a blank line: gnuplot breaks the line there (same data set)
+  DataTable& blank();     // a blank line: gnuplot breaks the line there (same data set)
+  DataTable& next_set();  // two blank lines: the rows after are the next `index` of the file
   std::string file() const;
 };
 

@@ -158,7 +158,7 @@ std::string cost_text(const Scenario& s, const PhaseCosts& cost) {
   if (s.rl.rollout_tokens > 0.0) {
     details.row("RL", format_quantity(s.rl.rollout_tokens, Unit::count) +
                           " rollout tokens at context " +
-                          format_quantity(cost.rl_plan.context_tokens, Unit::count, 4) + ", " +
+                          format_exact_count(cost.rl_plan.context_tokens) + ", " +
                           percent(s.rl.trained_fraction) + " trained, " +
                           format_quantity(s.rl.extra_forward_passes, Unit::number) +
                           " extra forward passes; k = " +
@@ -174,16 +174,16 @@ std::string cost_text(const Scenario& s, const PhaseCosts& cost) {
     }
     demand += ", " + percent(s.demand.output_fraction.value_or(0.0)) + " output";
     details.row("inference", demand);
-    details.row("serving",
-                format_quantity(s.serving.chips, Unit::number, 6) + " x " + s.serving.chip.id +
-                    " per replica (" + std::string(to_string(s.serving.precision)) +
-                    (s.architecture.kv_bytes_per_token
-                         ? ""
-                         : ", KV " + std::string(to_string(s.serving.kv_precision))) +
-                    ", " + price_text(s.serving.usd_per_chip_hour, s.serving.chip) + "), context " +
-                    format_quantity(s.serving.context_tokens, Unit::count, 4) + ", batch " +
-                    format_quantity(plan.batch, Unit::number, 4) + " (" +
-                    std::string(to_string(plan.bound)) + ")");
+    details.row("serving", format_quantity(s.serving.chips, Unit::number, 6) + " x " +
+                               s.serving.chip.id + " per replica (" +
+                               std::string(to_string(s.serving.precision)) +
+                               (s.architecture.kv_bytes_per_token
+                                    ? ""
+                                    : ", KV " + std::string(to_string(s.serving.kv_precision))) +
+                               ", " + price_text(s.serving.usd_per_chip_hour, s.serving.chip) +
+                               "), context " + format_exact_count(s.serving.context_tokens) +
+                               ", batch " + format_quantity(plan.batch, Unit::number, 4) + " (" +
+                               std::string(to_string(plan.bound)) + ")");
     details.row("per Mtok",
                 format_quantity(plan.input_token.usd * kTokensPerMillion, Unit::usd) + " input, " +
                     format_quantity(plan.output_token.usd * kTokensPerMillion, Unit::usd) +

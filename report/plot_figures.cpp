@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "scaleopt/analysis/input_scaling.hpp"
+#include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/plots/context_cost_figure.hpp"
@@ -14,9 +15,10 @@
 namespace scaleopt::report {
 namespace {
 
-constexpr std::array<std::pair<PlotKind, std::string_view>, 6> kKinds{{
+constexpr std::array<std::pair<PlotKind, std::string_view>, 7> kKinds{{
     {PlotKind::isoloss, "isoloss"},
     {PlotKind::cost_vs_context, "cost-vs-context"},
+    {PlotKind::cost_vs_context_models, "cost-vs-context-models"},
     {PlotKind::phases, "phases"},
     {PlotKind::sweep, "sweep"},
     {PlotKind::tornado, "tornado"},
@@ -107,7 +109,7 @@ std::string lifecycle_assumptions(const Scenario& scenario, const QuestionSoluti
             percent(serving.decode_mfu.value_or(0.0)) + " MFU";
   } else {
     line += ", roofline on " + format_quantity(serving.chips, Unit::number) + " chips at " +
-            format_quantity(serving.context_tokens, Unit::count) + " context";
+            format_exact_count(serving.context_tokens) + " context";
   }
   return line;
 }
@@ -185,6 +187,46 @@ plots::Figure cost_vs_context_of(const Scenario& scenario) {
   if (inputs.prices) text.price_list_name = inputs.prices->name;
   try {
     return plots::context_cost_figure(roofline, setup, inputs.prices, text, inputs.prefix);
+  } catch (const InputError& e) {
+    throw InputError(scenario.file + ": " + e.what());
+  }
+}
+
+plots::Figure cost_vs_context_models_of(const Scenario& scenario) {
+  if (scenario.compare_models.empty()) {
+    throw InputError(scenario.file +
+                     ": inference.compare_models: required for cost-vs-context-models (e.g. "
+                     "\"deepseek-v3.2, deepseek-v4-pro\")");
+  }
+  const ServingSetup& base = scenario.serving;
+  std::vector<plots::ModelContextCost> models;
+  for (const std::string& name : scenario.compare_models) {
+    plots::ModelContextCost model;
+    const Architecture architecture = architecture_preset(name);
+    model.setup = base;
+    model.setup.batch.reset();
+    model.setup.chips = default_replica_chips(architecture, base);
+    model.label =
+        name + ", " + format_quantity(model.setup.chips, Unit::number, 6) + " x " + base.chip.id;
+    try {
+      model.roofline = make_roofline(architecture, model.setup, "inference");
+    } catch (const InputError& e) {
+      throw InputError(scenario.file + ": " + e.what());
+    }
+    models.push_back(model);
+  }
+  plots::ContextCostText text;
+  text.title = "Cost per token against context on " + base.chip.id + " (" +
+               std::string(to_string(base.precision)) + " weights, " +
+               std::string(to_string(base.kv_precision)) + " KV; " + file_name(scenario) + ")";
+  text.assumptions = price_text(base.usd_per_chip_hour, base.chip) + " per chip; each model on " +
+                     default_replica_text(base.chip) + "; best batch within HBM" +
+                     (base.latency_per_token_seconds ? " and the latency target" : "") +
+                     "; attention FLOPs " + (base.attention_flops ? "counted" : "not counted") +
+                     "; compute at " + percent(base.compute_efficiency) + ", bandwidth at " +
+                     percent(base.bandwidth_efficiency) + " of peak";
+  try {
+    return plots::context_cost_models_figure(models, text, "inference");
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());
   }

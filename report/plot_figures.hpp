@@ -12,10 +12,18 @@
 
 namespace scaleopt::report {
 
-enum class PlotKind { isoloss, cost_vs_context, phases, sweep, tornado, uncertainty };
+enum class PlotKind {
+  isoloss,
+  cost_vs_context,
+  cost_vs_context_models,
+  phases,
+  sweep,
+  tornado,
+  uncertainty
+};
 
 std::string_view to_string(PlotKind kind);
-// "isoloss, cost-vs-context, phases, sweep, tornado, uncertainty"
+// "isoloss, cost-vs-context, cost-vs-context-models, phases, sweep, tornado, uncertainty"
 std::string plot_kind_names();
 // Throws InputError "KIND: unknown plot 'x': expected one of ...".
 PlotKind parse_plot_kind(std::string_view text);
@@ -33,5 +41,11 @@ plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& soluti
 // Cost per token against context on the scenario's serving replica, with its [pricing] list
 // (plots/context_cost_figure.hpp). Throws InputError when the setup cannot serve the model.
 plots::Figure cost_vs_context_of(const Scenario& scenario);
+
+// Cost per output and input token against context, 8K to 1M, for each model of
+// inference.compare_models on the scenario's chip, precisions and price, each on the fewest
+// whole nodes holding its weights twice (plots/context_cost_figure.hpp). Throws InputError
+// when the scenario names no models.
+plots::Figure cost_vs_context_models_of(const Scenario& scenario);
 
 }  // namespace scaleopt::report

@@ -36,7 +36,7 @@ std::string price_list_text(const PriceList& prices) {
     const PriceTier& tier = prices.tiers[i];
     text += i ? "; " : "";
     text += std::isfinite(tier.max_context_tokens)
-                ? "<= " + format_quantity(tier.max_context_tokens, Unit::count, 4)
+                ? "<= " + format_exact_count(tier.max_context_tokens)
                 : (i ? "above" : "any prompt");
     text += ": " + usd_per_mtok_text(tier.usd_per_mtok_input) + " in, " +
             usd_per_mtok_text(tier.usd_per_mtok_output) + " out";

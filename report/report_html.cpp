@@ -259,6 +259,9 @@ std::string report_html(const ReportInputs& inputs) {
   } else {
     h += "<p class=\"note\">" + html_escape(inputs.serving_figure_note) + "</p>\n";
   }
+  if (const ReportFigure* figure = find_figure(inputs, "cost-vs-context-models")) {
+    h += figure_html(*figure);
+  }
   h += "</section>\n";
 
   auto analysis = [&](const char* id, const char* heading, const std::string& note,

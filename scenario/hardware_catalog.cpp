@@ -12,7 +12,7 @@
 namespace scaleopt {
 namespace {
 
-const std::array<HardwareField, 9> kFields{{
+const std::array<HardwareField, 10> kFields{{
     {"name",
      KeyKind::text,
      Unit::number,
@@ -48,6 +48,10 @@ const std::array<HardwareField, 9> kFields{{
     {"hbm", KeyKind::number, Unit::bytes, kPositive, "HBM capacity per chip",
      [](const Hardware& h) { return std::optional<double>(h.hbm_bytes); },
      [](Hardware& h, double v) { h.hbm_bytes = v; }, nullptr},
+    {"node_chips", KeyKind::number, Unit::count, kAtLeastOne,
+     "Chips per node; default replicas are whole nodes (8 when not given)",
+     [](const Hardware& h) { return std::optional<double>(h.node_chips); },
+     [](Hardware& h, double v) { h.node_chips = v; }, nullptr},
     {"usd_per_hour", KeyKind::number, Unit::usd_per_hour, kNonNegative,
      "Rental price per chip-hour: an assumption, printed as such",
      [](const Hardware& h) { return h.usd_per_hour; },

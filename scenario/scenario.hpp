@@ -41,6 +41,9 @@ struct Scenario : LifetimeInputs {
   std::vector<std::string> keys_given;
   // Distributions of inputs for Monte Carlo ([uncertainty], scenario/uncertainty_table.hpp).
   UncertaintySpec uncertainty;
+  // Model presets whose serving cost against context is drawn beside each other
+  // (inference.compare_models; `plot cost-vs-context-models` and the report).
+  std::vector<std::string> compare_models;
   // 64-bit FNV-1a of the file's TOML after --set, less its numeric inputs, printed by toml++
   // (sorted, no comments): what scenario/scenario_fingerprint.hpp adds to the numeric inputs'
   // values to identify the question. 0 for a scenario not read from a document.

@@ -97,7 +97,8 @@ std::vector<ScenarioKey> make_keys() {
 
       // [architecture]: the preset first, then any field overrides it.
       text("architecture.preset", "none", false,
-           "Model preset: llama3-70b, llama3-405b, deepseek-v3, deepseek-v3.2, frontier-100b "
+           "Model preset: llama3-70b, llama3-405b, deepseek-v3, deepseek-v3.2, deepseek-v4-pro, "
+           "deepseek-v4-flash, frontier-100b "
            "(see 'scaleopt models'); the keys below override its fields",
            [](Scenario& s, const std::string& v, const KeyContext&) {
              s.architecture = architecture_preset(v);
@@ -151,12 +152,13 @@ std::vector<ScenarioKey> make_keys() {
           [](Scenario& s, double v) { s.architecture.kv_latent_dim = v; }),
       number(
           "architecture.rope_dim", Unit::count, kNonNegative, "0", false,
-          "MLA: decoupled RoPE key width cached per token and layer (qk_rope_head_dim)",
+          "MLA: decoupled RoPE key width cached per token and layer (qk_rope_head_dim); other "
+          "kinds: the rotary part of head_dim (shown only)",
           [](const Scenario& s) { return shape_value(s.architecture.rope_dim); },
           [](Scenario& s, double v) { s.architecture.rope_dim = v; }),
       number(
           "architecture.q_latent_dim", Unit::count, kNonNegative, "0 (no compression)", false,
-          "MLA: query compression width (q_lora_rank)",
+          "Query compression width (q_lora_rank)",
           [](const Scenario& s) { return shape_value(s.architecture.q_latent_dim); },
           [](Scenario& s, double v) { s.architecture.q_latent_dim = v; }),
       number(
@@ -196,7 +198,7 @@ std::vector<ScenarioKey> make_keys() {
           [](Scenario& s, double v) { s.architecture.expert_ffn_dim = v; }),
       number(
           "architecture.sparse_top_k", Unit::count, kNonNegative, "0 (dense attention)", false,
-          "Sparse attention: cached tokens read per decode step",
+          "Sparse attention: entries attended per decode step in top-k layers (index_topk)",
           [](const Scenario& s) { return shape_value(s.architecture.sparse_top_k); },
           [](Scenario& s, double v) { s.architecture.sparse_top_k = v; }),
       number(
@@ -209,6 +211,34 @@ std::vector<ScenarioKey> make_keys() {
           "Sparse attention: indexer head width, FP8 keys cached per token and layer",
           [](const Scenario& s) { return shape_value(s.architecture.indexer_head_dim); },
           [](Scenario& s, double v) { s.architecture.indexer_head_dim = v; }),
+      number(
+          "architecture.indexer_bytes_per_element", Unit::number, kPositive, "1 (FP8)", false,
+          "Bytes per element of the indexer's cached keys (FP4: 0.5)",
+          [](const Scenario& s) {
+            return s.architecture.sparse_top_k > 0.0
+                       ? std::optional<double>(s.architecture.indexer_bytes_per_element)
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.architecture.indexer_bytes_per_element = v; }),
+      text("architecture.layer_pattern", "every layer all (top-k with sparse_top_k)", false,
+           "How each layer attends, in order: all, top-k, window:W, compressed:C, "
+           "compressed:C/top-k, joined by +; N x ITEM repeats, parentheses group (docs/model.md)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.architecture.layer_pattern = parse_layer_pattern(v);
+           }),
+      boolean("architecture.shared_key_value", "false",
+              "Keys are the values (one vector cached per K/V head; DeepSeek-V4)",
+              [](Scenario& s, bool v) { s.architecture.shared_key_value = v; }),
+      number(
+          "architecture.output_groups", Unit::count, kNonNegative, "0 (one output matrix)", false,
+          "Groups of a low-rank output projection (DeepSeek-V4 o_groups)",
+          [](const Scenario& s) { return shape_value(s.architecture.output_groups); },
+          [](Scenario& s, double v) { s.architecture.output_groups = v; }),
+      number(
+          "architecture.output_latent_dim", Unit::count, kNonNegative, "0", false,
+          "Width of each output group's latent (DeepSeek-V4 o_lora_rank)",
+          [](const Scenario& s) { return shape_value(s.architecture.output_latent_dim); },
+          [](Scenario& s, double v) { s.architecture.output_latent_dim = v; }),
       number(
           "architecture.total_params", Unit::count, kPositive, "from the shape", false,
           "Total parameters, given directly (overrides the shape)",
@@ -316,8 +346,9 @@ std::vector<ScenarioKey> make_keys() {
           "Fraction of peak HBM bandwidth reached in decode",
           [](const Scenario& s) { return std::optional<double>(s.serving.bandwidth_efficiency); },
           [](Scenario& s, double v) { s.serving.bandwidth_efficiency = v; }),
-      boolean("inference.attention_flops", "false",
-              "Count attention FLOPs over the context in compute time (needs the shape)",
+      boolean("inference.attention_flops", "true",
+              "Count attention FLOPs (q.k and values over the attended context, the indexer's "
+              "scoring) in compute time, when the model has a shape; false: the talk's roofline",
               [](Scenario& s, bool v) { s.serving.attention_flops = v; }),
       number(
           "inference.usd_per_chip_hour", Unit::usd_per_hour, kNonNegative,
@@ -345,6 +376,23 @@ std::vector<ScenarioKey> make_keys() {
           "pricing = mfu: share of peak FLOP/s decode reaches",
           [](const Scenario& s) { return s.serving.decode_mfu; },
           [](Scenario& s, double v) { s.serving.decode_mfu = v; }),
+      text("inference.compare_models", "none", false,
+           "Model presets compared by cost against context on the same chip, comma-separated "
+           "(each on its own default replica: plot cost-vs-context-models, report)",
+           [](Scenario& s, const std::string& v, const KeyContext&) {
+             s.compare_models.clear();
+             std::size_t start = 0;
+             while (start <= v.size()) {
+               const std::size_t comma = std::min(v.find(',', start), v.size());
+               std::string name = v.substr(start, comma - start);
+               name.erase(0, name.find_first_not_of(" \t"));
+               name.erase(name.find_last_not_of(" \t") + 1);
+               if (name.empty()) throw InputError("an empty model name in '" + v + "'");
+               (void)architecture_preset(name);  // throws naming the known presets
+               s.compare_models.push_back(name);
+               start = comma + 1;
+             }
+           }),
       // [inference]: demand
       number(
           "inference.tokens", Unit::count, kNonNegative, "none", false,

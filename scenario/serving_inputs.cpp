@@ -1,5 +1,8 @@
 #include "scaleopt/scenario/serving_inputs.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
@@ -55,6 +58,18 @@ std::string extreme_serving_inputs(const ServingInputs& in) {
                         {names[4], s.usd_per_chip_hour.value_or(1.0)},
                         {names[5], s.batch.value_or(1.0)},
                         {names[6], s.latency_per_token_seconds.value_or(1.0)}});
+}
+
+double default_replica_chips(const Architecture& model, const ServingSetup& setup) {
+  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
+  const double node = setup.chip.node_chips;
+  const double chips = std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
+  return std::ceil(chips / node) * node;
+}
+
+std::string default_replica_text(const Hardware& chip) {
+  return "the fewest whole " + format_quantity(chip.node_chips, Unit::number, 6) +
+         "-chip nodes whose HBM holds the weights twice";
 }
 
 std::string describe_replica(const ServingInputs& in) {

@@ -20,7 +20,7 @@ namespace scaleopt {
 // A model and a serving setup, from a scenario, or from flags (or a scenario plus flags).
 struct ServingInputs {
   Architecture model;
-  ServingSetup setup;               // setup.context_tokens: the scenario's, or 8K (assumed)
+  ServingSetup setup;               // setup.context_tokens: the scenario's, or 8K = 8000 (assumed)
   std::optional<PriceList> prices;  // the scenario's [pricing] table
   std::vector<std::string> assumptions;
   std::string file;    // the scenario file, empty without one
@@ -33,6 +33,11 @@ struct ServingInputs {
 
 // The model, serving setup and price list of a scenario already read.
 ServingInputs serving_inputs(const Scenario& scenario);
+
+// The default replica of a model: the fewest whole nodes (the chip's node_chips, 8 when the
+// catalog gives none) whose HBM holds the weights twice over, leaving about half for caches.
+double default_replica_chips(const Architecture& model, const ServingSetup& setup);
+std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-chip nodes ..."
 
 // "8 x h200 (fp8 weights, bf16 KV)".
 std::string describe_replica(const ServingInputs& inputs);

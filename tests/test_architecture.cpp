@@ -114,8 +114,13 @@ TEST_CASE("scaleopt models lists the presets", "[architecture][cli]") {
   const CliRun run = run_cli({"models", "--json"});
   REQUIRE(run.status == 0);
   const auto list = run.json();
-  REQUIRE(list.size() == 5);
+  REQUIRE(list.size() == 7);
   CHECK(list[2]["name"] == "deepseek-v3");
+  CHECK(list[4]["name"] == "deepseek-v4-pro");
+  CHECK(list[4]["layer_pattern"] ==
+        "2 x compressed:128+window:128, 29 x (compressed:4/top-k+window:128, "
+        "compressed:128+window:128), compressed:4/top-k+window:128");
+  CHECK(list[2]["layer_pattern"].is_null());
   CHECK(list[2]["kv_bytes_per_token_bf16"].get<double>() == 70272.0);
   CHECK(run_cli({"models"}).out.find("frontier-100b") != std::string::npos);
 }

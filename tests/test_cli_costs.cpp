@@ -83,17 +83,33 @@ TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[
                           "usd_per_mtok_output", "output_input_ratio"}) {
     CHECK(json.contains(key));
   }
-  // B* = 295.22 * N_total / N_active for bf16 on H100 (DESIGN.md: ~300 / sparsity).
+  // B* = 295.22 * N_total / N_active for bf16 on H100 (DESIGN.md: ~300 / sparsity), both
+  // without the input embedding E = 129,280 x 7,168, which a step only gathers rows of.
+  const double e = 129280.0 * 7168;
+  const double n = 37552282624.0 - e;
   CHECK(json["critical_batch"].get<double>() ==
-        Approx(989e12 * 2 * 671026404352.0 / (2 * 3.35e12 * 37552282624.0)).epsilon(1e-14));
-  // S* = 2 N_active W / (F kv): 70,272 bytes per token in bf16.
+        Approx(989e12 * 2 * (671026404352.0 - e) / (2 * 3.35e12 * n)).epsilon(1e-14));
+  // S* with the attention FLOPs counted (the default): per sequence (2 N + a S) / F against
+  // (2 d + S kv) / W, with a = 16,990,208 (absorbed MLA) and kv = 70,272 bytes in bf16:
+  // S* = (2 N W - 2 d F) / (F kv - a W), the same for any number of chips.
   CHECK(json["crossover_context"].get<double>() ==
-        Approx(2 * 37552282624.0 * 3.35e12 / (989e12 * 70272.0)).epsilon(1e-14));
+        Approx((2 * n * 3.35e12 - 2 * 7168 * 989e12) / (989e12 * 70272.0 - 16990208.0 * 3.35e12))
+            .epsilon(1e-12));
+  // The talk's roofline (--no-attention-flops): S* = (2 N W / F - 2 d) / kv.
+  const CliRun talk = run_cli({"roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3",
+                               "--context", "200K", "--no-attention-flops", "--json"});
+  REQUIRE(talk.status == 0);
+  CHECK(talk.json()["attention_flops"] == false);
+  CHECK(talk.json()["crossover_context"].get<double>() ==
+        Approx((2 * n * 3.35e12 / 989e12 - 2 * 7168) / 70272.0).epsilon(1e-12));
+  // At the context: the KV of one sequence and the FLOPs of a decoded token, attention in.
+  CHECK(json["kv_bytes_per_sequence"].get<double>() == 200e3 * 70272.0);
+  CHECK(json["decode_flops_per_token"].get<double>() == 2 * n + 16990208.0 * 200e3);
   CHECK(json["output_input_ratio"].get<double>() ==
         Approx(json["usd_per_mtok_output"].get<double>() / json["usd_per_mtok_input"].get<double>())
             .epsilon(1e-12));
-  // 34 chips: the smallest replica holding the 1.34TB of bf16 weights twice (80GB each).
-  CHECK(json["chips"].get<double>() == 34);
+  // 40 chips: 34 hold the 1.34TB of bf16 weights twice (80GB each); whole 8-chip nodes.
+  CHECK(json["chips"].get<double>() == 40);
   CHECK(json["batch_bound"] == "HBM full");
 }
 

@@ -133,8 +133,8 @@ TEST_CASE("pricing curve of the Gemini example: S* at the price step, rows and C
     REQUIRE(fields.size() == keys.size());
     CHECK(std::stod(fields[0]) == points[rows]["context"].get<double>());  // 17 digits
     CHECK(fields[1] == points[rows]["marker"].get<std::string>());
-    CHECK(keys[7] == "usd_per_mtok_output");
-    CHECK(std::stod(fields[7]) == ordered["points"][rows]["usd_per_mtok_output"].get<double>());
+    CHECK(keys[8] == "usd_per_mtok_output");
+    CHECK(std::stod(fields[8]) == ordered["points"][rows]["usd_per_mtok_output"].get<double>());
     ++rows;
   }
   CHECK(rows == points.size());
@@ -197,12 +197,13 @@ TEST_CASE("pricing cache of the Gemini example: flash for five minutes, crossing
   CHECK(is_one_line_error(run_cli({"pricing", "cache", kGemini, "--hold", "-5m"})));
 }
 
-TEST_CASE("pricing long-context of the 1M example: five attentions, sparse reads k of S",
+TEST_CASE("pricing long-context of the 1M example: six attentions, sparse reads k of S",
           "[cli][pricing]") {
   const CliRun run = run_cli({"pricing", "long-context", kLong, "--json"});
   REQUIRE(run.status == 0);
   const auto json = run.json();
-  REQUIRE(json["variants"].size() == 5);
+  REQUIRE(json["variants"].size() == 6);
+  CHECK(json["variants"][5]["variant"] == "hybrid");
   CHECK(json["attention_flops"] == true);
   const auto& mla = json["variants"][2];
   const auto& sparse = json["variants"][4];

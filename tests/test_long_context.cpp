@@ -38,7 +38,7 @@ ServingSetup b200s(double chips) {
 TEST_CASE("attention variants of DeepSeek-V3.2 cache what their shapes give", "[pricing][long]") {
   const Architecture base = architecture_preset("deepseek-v3.2");
   const std::vector<AttentionVariant> variants = attention_variants(base, VariantOptions{});
-  REQUIRE(variants.size() == 5);
+  REQUIRE(variants.size() == 6);
   // Elements per token, by hand from config.json (61 layers, 128 heads of 128, latent 512 +
   // RoPE 64): MHA 2 x 61 x 128 x 128; GQA-8 2 x 61 x 8 x 128; MLA 61 x 576; shared-KV GQA-8
   // over ceil(61 / 2) = 31 caches.
@@ -49,6 +49,16 @@ TEST_CASE("attention variants of DeepSeek-V3.2 cache what their shapes give", "[
   CHECK(variant(variants, "sparse").architecture.kv_elements_per_token() == 61.0 * 576);
   CHECK(variant(variants, "sparse").architecture.sparse_top_k == 2048);
   CHECK(variant(variants, "sparse").architecture.indexer_bytes_per_token() == 61.0 * 128);
+  // The hybrid: MLA rows on DeepSeek-V4-Pro's schedule (layers 0, 1 and the odd ones HCA, the
+  // even ones from 2 CSA): 30 x 576 / 4 + 31 x 576 / 128 = 4,459.5 elements per token as the
+  // context grows, plus 61 windows of 128 rows; FP4 indexer keys on the 30 CSA layers,
+  // 30 x 128 x 0.5 / 4 = 480 bytes per token.
+  const Architecture& hybrid = variant(variants, "hybrid").architecture;
+  CHECK(hybrid.kv_elements_per_token() == 30 * 576 / 4.0 + 31 * 576 / 128.0);
+  CHECK(hybrid.indexer_bytes_per_token() == 30 * 128 * 0.5 / 4);
+  CHECK(hybrid.sparse_top_k == 1024);
+  REQUIRE(hybrid.layer_pattern.size() == 61);
+  CHECK(hybrid.layer_pattern == architecture_preset("deepseek-v4-pro").layer_pattern);
   for (const AttentionVariant& v : variants) {
     INFO(v.id);  // DeepSeek-V3 report: 671B total, 37B active; only the attention differs
     CHECK(v.architecture.total_param_count() == base.total_param_count());
@@ -91,12 +101,14 @@ TEST_CASE("long context: replicas grow only to hold one sequence, and the bindin
   const std::vector<AttentionVariant> variants =
       attention_variants(architecture_preset("deepseek-v3.2"), VariantOptions{});
   const std::vector<LongContextRow> rows = compare_long_context(variants, setup, 8192, 1e6, "t");
-  REQUIRE(rows.size() == 5);
-  // MHA at 1M: bf16 weights 2 x 671,026,404,352 bytes plus 1M x 3,997,696 bytes of KV, over
-  // 141GB per chip: 37.9, so 38 chips; at 8K the 20 given chips hold it.
-  const double needed = 2 * 671026404352.0 + 1e6 * 2 * 61 * 128 * 128 * 2.0;
+  REQUIRE(rows.size() == 6);
+  // MHA at 1M: bf16 weights 2 x 671,877,913,600 bytes plus 1M x 3,997,696 bytes of KV, over
+  // 141GB per chip: 37.9, so 38 chips, in whole 8-chip nodes 40; at 8K the 20 given chips
+  // hold it.
+  const double needed = 2 * 671877913600.0 + 1e6 * 2 * 61 * 128 * 128 * 2.0;
   CHECK(rows[0].variant.id == "mha");
-  CHECK(rows[0].long_context.chips == std::ceil(needed / 141e9));
+  CHECK(std::ceil(needed / 141e9) == 38);
+  CHECK(rows[0].long_context.chips == 40);
   CHECK(rows[0].reference.chips == 20);
   for (const LongContextRow& row : rows) {
     INFO(row.variant.id);
@@ -107,9 +119,11 @@ TEST_CASE("long context: replicas grow only to hold one sequence, and the bindin
     CHECK(row.long_context.point.plan.bound == BatchBound::hbm);
     CHECK(row.long_context.point.plan.output_token.usd > row.reference.point.plan.output_token.usd);
   }
-  // Attention FLOPs are counted: MLA decode at 1M does 2 N_active + 1M x 2 x 61 x 128 x
-  // (576 + 512) FLOPs per token (absorbed projections, DeepSeek-V2 section 2.1.2).
+  // Attention FLOPs are counted: MLA decode at 1M does 2 (N_active - E) + 1M x 2 x 61 x 128 x
+  // (576 + 512) FLOPs per token (absorbed projections, DeepSeek-V2 section 2.1.2), with
+  // N_active = 38,403,791,872 and the input embedding E = 129,280 x 7,168 only gathered.
   const ServingPlan& mla = rows[2].long_context.point.plan;
   CHECK(mla.step.flops / mla.batch ==
-        Approx(2 * 37552282624.0 + 1e6 * 2 * 61 * 128 * (576.0 + 512.0)).epsilon(1e-15));
+        Approx(2 * (38403791872.0 - 926679040.0) + 1e6 * 2 * 61 * 128 * (576.0 + 512.0))
+            .epsilon(1e-15));
 }

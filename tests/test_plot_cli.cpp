@@ -221,7 +221,7 @@ TEST_CASE("plot: bad kinds, formats and scenarios are one-line errors", "[plot]"
   const std::string svg = directory.file("x.svg");
   CHECK_THAT(run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
              Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
-                             "phases, sweep, tornado, uncertainty"));
+                             "cost-vs-context-models, phases, sweep, tornado, uncertainty"));
   const CliRun pdf = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.pdf")});
   CHECK(is_one_line_error(pdf));

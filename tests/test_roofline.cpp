@@ -39,11 +39,16 @@ TEST_CASE("B* is ~295 for a dense model on an H100, in bf16 and fp8 alike", "[ro
 }
 
 TEST_CASE("B* of a mixture of experts is ~300 / sparsity", "[roofline]") {
+  // The weights read per step over the parameters multiplied per token, both without the
+  // input embedding table (129,280 x 7,168 = 926,679,040), which a step only gathers rows of:
+  // 295.37 x (671,026,404,352 - 926,679,040) / (37,552,282,624 - 926,679,040) = 5,404.
   const Architecture v3 = architecture_preset("deepseek-v3");
   const double b = critical_batch(make_roofline(v3, setup_on("h100-sxm", Precision::fp8, 16), "t"));
-  CHECK(
-      b ==
-      Approx(295.3731343283582 * v3.total_param_count() / v3.active_param_count()).epsilon(1e-14));
+  const double table = 129280.0 * 7168;
+  CHECK(b == Approx(295.3731343283582 * (v3.total_param_count() - table) /
+                    (v3.active_param_count() - table))
+                 .epsilon(1e-14));
+  CHECK(b == Approx(5404.1).margin(0.1));
 }
 
 TEST_CASE("the talk's inverse: 100B active, 600 FLOP/byte, S* = 200K -> 1667 bytes/token",
@@ -61,15 +66,29 @@ TEST_CASE("the talk's inverse: 100B active, 600 FLOP/byte, S* = 200K -> 1667 byt
 }
 
 TEST_CASE("S* = 2 N_active W / (F kv_bytes) for dense attention", "[roofline]") {
+  // The talk's roofline (no attention FLOPs): per sequence 2 N / F against (row + S kv) / W,
+  // with N = 37,552,282,624 - 926,679,040 (the input embedding is gathered, one row of 7168
+  // bf16 elements per token): S* = (2 N W / F - 14,336) / 70,272 = 3,531 tokens.
   const Architecture v3 = architecture_preset("deepseek-v3");
-  const Roofline r = make_roofline(v3, setup_on("h100-sxm", Precision::bf16, 16), "t");
-  const double expected = 2.0 * 37552282624.0 * (16 * 3.35e12) / ((16 * 989e12) * 70272.0);
-  CHECK(crossover_context(r) == Approx(expected).epsilon(1e-14));  // ~3.62K tokens
+  ServingSetup talk = setup_on("h100-sxm", Precision::bf16, 16);
+  talk.attention_flops = false;
+  const Roofline r = make_roofline(v3, talk, "t");
+  const double n = 37552282624.0 - 926679040.0, F = 16 * 989e12, W = 16 * 3.35e12;
+  const double expected = (2.0 * n * W / F - 7168 * 2) / 70272.0;
+  CHECK(crossover_context(r) == Approx(expected).epsilon(1e-14));  // ~3.53K tokens
+  CHECK(expected == Approx(3531).margin(1));
+  // Counted (the default), the absorbed MLA attention adds 16,990,208 FLOPs per context token
+  // against 70,272 bytes: 242 FLOP/byte, close to F/W = 295, so compute keeps up with the KV
+  // read far longer: S* = (2 N W - 14,336 F) / (F 70,272 - 16,990,208 W) = 19.1K.
+  const Roofline counted = make_roofline(v3, setup_on("h100-sxm", Precision::bf16, 16), "t");
+  CHECK(crossover_context(counted) ==
+        Approx((2.0 * n * W - 14336.0 * F) / (F * 70272.0 - 16990208.0 * W)).epsilon(1e-12));
 }
 
 TEST_CASE("cost per token against context: flat below S*, linear above, kink at S*", "[roofline]") {
   const Architecture model = architecture_preset("frontier-100b");
   const Roofline r = make_roofline(model, setup_on("h100-sxm", Precision::fp8), "t");
+  REQUIRE_FALSE(r.attention_flops);  // direct totals: no shape, no attention FLOPs to count
   const double s_star = crossover_context(r);
   // Large batch, where the weight read is amortised away (DESIGN.md: "large batch"): with
   // B = 1e9 the weights add 100GB / 1e9 = 100 bytes per token, 0.03% of the KV read at S*.
@@ -102,53 +121,75 @@ TEST_CASE("one decode step of llama3-70b on 8 H100s, by hand", "[roofline]") {
   const Architecture l70 = architecture_preset("llama3-70b");
   const Roofline r = make_roofline(l70, setup_on("h100-sxm", Precision::bf16), "t");
   const DecodeStep step = decode_step(r, 64, 4096);
-  const double n = 70553706496.0;
-  // t_compute = B 2 N / F; t_memory = (2 N + B S 327,680) / W, F and W of 8 chips.
-  CHECK(step.compute_seconds == Approx(64 * 2 * n / (8 * 989e12)).epsilon(1e-15));
+  // N = 70,553,706,496 parameters, of which the input embedding E = 128,256 x 8,192 =
+  // 1,050,673,152 is only gathered (one row of 8,192 bf16 elements per sequence); attention
+  // a = 4 x 80 x 64 x 128 = 2,621,440 FLOPs per context token.
+  const double n = 70553706496.0, e = 128256.0 * 8192, a = 2621440.0;
+  // t_compute = B (2 (N - E) + a S) / F; t_memory = (2 (N - E) + B (2 d + S 327,680)) / W.
+  CHECK(step.compute_seconds ==
+        Approx(64 * (2 * (n - e) + a * 4096) / (8 * 989e12)).epsilon(1e-15));
   CHECK(step.memory_seconds ==
-        Approx((2 * n + 64 * 4096 * 327680.0) / (8 * 3.35e12)).epsilon(1e-15));
+        Approx((2 * (n - e) + 64 * (2 * 8192 + 4096 * 327680.0)) / (8 * 3.35e12)).epsilon(1e-15));
   CHECK(step.memory_bound());
   // Cost per output token: t_step * 8 chips * $2/h / 3600 / B.
   CHECK(output_token_cost(r, step).usd ==
         Approx(step.memory_seconds * 8 * 2.0 / 3600 / 64).epsilon(1e-15));
-  // Prefill: compute-bound, 2 N / F per token.
+  // Prefill of a 4096-token prompt: compute-bound (4096 tokens in flight, past B* = 295), per
+  // token 2 (N - 2E) (both embedding matrices out), the output head 2E once per prompt, and
+  // attention to 2048 earlier tokens on average.
   const PrefillToken prefill = prefill_token(r, 4096);
-  CHECK(prefill.seconds() == Approx(2 * n / (8 * 989e12)).epsilon(1e-15));
+  CHECK(prefill.compute_seconds > prefill.memory_seconds);
+  CHECK(prefill.seconds() ==
+        Approx((2 * (n - 2 * e) + 2 * e / 4096 + a * 2048) / (8 * 989e12)).epsilon(1e-15));
   CHECK(hbm_bytes_needed(r, 64, 4096) == 2 * n + 64 * 4096 * 327680.0);
+  // The talk's roofline, --no-attention-flops: t_compute = B 2 (N - E) / F.
+  ServingSetup talk = setup_on("h100-sxm", Precision::bf16);
+  talk.attention_flops = false;
+  const Roofline plain = make_roofline(l70, talk, "t");
+  CHECK(decode_step(plain, 64, 4096).compute_seconds ==
+        Approx(64 * 2 * (n - e) / (8 * 989e12)).epsilon(1e-15));
 }
 
 TEST_CASE("sparse attention reads top-k tokens plus the indexer's keys", "[roofline]") {
   const Architecture v32 = architecture_preset("deepseek-v3.2");
-  const Roofline r = make_roofline(v32, setup_on("h100-sxm", Precision::fp8, 16), "t");
+  ServingSetup talk = setup_on("h100-sxm", Precision::fp8, 16);
+  talk.attention_flops = false;  // the reads alone decide S* here
+  const Roofline r = make_roofline(v32, talk, "t");
   // At S = 100K: 2048 tokens * 70,272 bytes (bf16 MLA) + 100K * 7,808 bytes of FP8 indexer keys.
   CHECK(kv_bytes_read_per_sequence(r, 100e3) == 2048 * 70272.0 + 100e3 * 7808.0);
   // Below k it reads every token.
   CHECK(kv_bytes_read_per_sequence(r, 1000) == 1000 * (70272.0 + 7808.0));
   // Below k every token is read, plus its indexer key: S* = 2 N W / (F (kv + x)) when that
   // is below k (here ~1.6K < 2048); otherwise past k only the indexer's read grows with S.
-  const double F = 16 * 1979e12, W = 16 * 3.35e12, n = 37552282624.0, k = 2048;
-  const double slack = 2 * n / F - k * (70272.0 + 7808.0) / W;  // < 0: k is past dense S*
-  const double dense_root = 2 * n / F / ((70272.0 + 7808.0) / W);
+  // N = 38,403,791,872 active (V3 and the indexer's 851,509,248) less the input embedding
+  // 926,679,040; each sequence gathers a row of 7,168 fp8 bytes.
+  const double F = 16 * 1979e12, W = 16 * 3.35e12, n = 38403791872.0 - 926679040.0, k = 2048;
+  const double row = 7168.0;
+  const double slack = 2 * n / F - (row + k * (70272.0 + 7808.0)) / W;  // < 0: k past dense S*
+  const double dense_root = (2 * n / F - row / W) / ((70272.0 + 7808.0) / W);
   CHECK(slack < 0.0);
   CHECK(crossover_context(r) == Approx(dense_root).epsilon(1e-14));
   Architecture wide = v32;
   wide.sparse_top_k = 512;  // now the kink comes first: the indexer term decides
-  const Roofline rw = make_roofline(wide, setup_on("h100-sxm", Precision::fp8, 16), "t");
-  const double at_k = 2 * n / F - 512 * (70272.0 + 7808.0) / W;
+  const Roofline rw = make_roofline(wide, talk, "t");
+  const double at_k = 2 * n / F - (row + 512 * (70272.0 + 7808.0)) / W;
   CHECK(crossover_context(rw) == Approx(512 + at_k / (7808.0 / W)).epsilon(1e-14));
 }
 
-TEST_CASE("attention FLOPs, when counted, add to decode compute", "[roofline]") {
+TEST_CASE("attention FLOPs, counted by default, add to decode compute", "[roofline]") {
   const Architecture v3 = architecture_preset("deepseek-v3");
   ServingSetup setup = setup_on("h100-sxm", Precision::fp8, 16);
-  setup.attention_flops = true;
+  REQUIRE(setup.attention_flops);  // the default
   const Roofline r = make_roofline(v3, setup, "t");
-  CHECK(decode_flops_per_token(r, 1000) == 2 * 37552282624.0 + 16990208.0 * 1000);
-  // S* solves (2N + a S) / F = kv S / W: 2 N W / (F kv - a W).
+  // 2 (37,552,282,624 - 926,679,040) + 16,990,208 S (absorbed MLA, docs/model.md).
+  const double n = 37552282624.0 - 926679040.0;
+  CHECK(decode_flops_per_token(r, 1000) == 2 * n + 16990208.0 * 1000);
+  // S* solves (2N + a S) / F = (row + kv S) / W: (2 N W - row F) / (F kv - a W).
   const double F = 16 * 1979e12, W = 16 * 3.35e12;
   CHECK(crossover_context(r) ==
-        Approx(2 * 37552282624.0 * W / (F * 70272.0 - 16990208.0 * W)).epsilon(1e-13));
-  Architecture direct = architecture_preset("frontier-100b");
-  CHECK_THROWS_WITH(make_roofline(direct, setup, "inference"),
-                    Catch::StartsWith("inference.attention_flops: needs the model's shape"));
+        Approx((2 * n * W - 7168.0 * F) / (F * 70272.0 - 16990208.0 * W)).epsilon(1e-13));
+  // A model without a shape has none to count: 2 N per token, and it is said so.
+  const Roofline direct = make_roofline(architecture_preset("frontier-100b"), setup, "inference");
+  CHECK_FALSE(direct.attention_flops);
+  CHECK(decode_flops_per_token(direct, 1e6) == 2 * 100e9);
 }

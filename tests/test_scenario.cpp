@@ -84,11 +84,11 @@ TEST_CASE("bad scenarios name the file, line and key", "[scenario]") {
   CHECK(error_of("[training]\nusd_per_chip_hour = -2\n") ==
         "s.toml:2: training.usd_per_chip_hour: must be >= 0, got -2");
   CHECK(error_of("[training]\nmfu = \"high\"\n") ==
-        "s.toml:2: training.mfu: cannot read 'high': expected a plain number or a percentage, "
-        "e.g. 0.4 or 40%");
+        "s.toml:2: training.mfu: cannot read 'high': expected a plain number, a fraction or a "
+        "percentage, e.g. 0.4, 1/3 or 40%");
   CHECK(error_of("[training]\nmfu = true\n") ==
-        "s.toml:2: training.mfu: expected a plain number or a percentage, e.g. 0.4 or 40%, got a "
-        "boolean");
+        "s.toml:2: training.mfu: expected a plain number, a fraction or a percentage, e.g. 0.4, "
+        "1/3 or 40%, got a boolean");
   CHECK(error_of("[inference]\nhardware = \"h300\"\n") ==
         "s.toml:2: inference.hardware: unknown hardware 'h300': expected one of a100-80g, "
         "a100-40g, h100-sxm, h200, b200, mi300x, tpu-v5e, tpu-v5p (see 'scaleopt hardware'), or "
@@ -211,6 +211,7 @@ TEST_CASE("scaleopt cost rejects bad scenarios with exit status 2 and nothing on
                              "latency_per_token, compute_efficiency, "
                              "bandwidth_efficiency, attention_flops, "
                              "usd_per_chip_hour, pricing, prefill_mfu, decode_mfu, "
+                             "compare_models, "
                              "tokens, rate, duration, "
                              "output_fraction, requests, input_tokens, output_tokens\n"));
   const CliRun price = run_cli({"cost", dir + "negative_price.toml"});

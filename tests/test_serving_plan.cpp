@@ -62,10 +62,11 @@ TEST_CASE("a latency target caps the batch where the step reaches it", "[serving
   const ServingPlan plan = plan_serving(r, setup, S, "t");
   REQUIRE(plan.status == Status::converged);
   CHECK(plan.bound == BatchBound::latency);
-  // Memory-bound step: (2N + B S kv) / W = 20ms  =>  B = (0.02 W - 2N) / (S kv) = 294,
-  // below the 372 sequences that fill HBM.
-  const double W = 8 * 3.35e12, n = 70553706496.0;
-  CHECK(plan.batch == Approx((0.020 * W - 2 * n) / (S * 327680.0)).epsilon(1e-12));
+  // Memory-bound step: (2N + B (2d + S kv)) / W = 20ms  =>  B = (0.02 W - 2N) / (2d + S kv)
+  // = 295.8, below the 372 sequences that fill HBM; N = 70,553,706,496 less the input
+  // embedding 128,256 x 8,192 (a step gathers one row of 2 x 8,192 bytes per sequence).
+  const double W = 8 * 3.35e12, n = 70553706496.0 - 128256.0 * 8192;
+  CHECK(plan.batch == Approx((0.020 * W - 2 * n) / (2 * 8192 + S * 327680.0)).epsilon(1e-12));
   CHECK(plan.step.seconds() == Approx(0.020).epsilon(1e-12));
 }
 

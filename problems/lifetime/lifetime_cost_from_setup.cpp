@@ -93,6 +93,7 @@ Architecture architecture_at(const Architecture& architecture, double active_par
   Architecture scaled = architecture;
   scaled.total_params = active_params * total_to_active_ratio(architecture);
   scaled.active_params = active_params;
+  scaled.scaled_counts = true;
   return scaled;
 }
 

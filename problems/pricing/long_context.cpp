@@ -32,7 +32,24 @@ Architecture cleared(const Architecture& base) {
   a.sparse_top_k = 0.0;
   a.indexer_heads = 0.0;
   a.indexer_head_dim = 0.0;
+  a.indexer_bytes_per_element = 1.0;
+  a.layer_pattern.clear();
+  a.shared_key_value = false;
+  a.output_groups = 0.0;
+  a.output_latent_dim = 0.0;
   return a;
+}
+
+// DeepSeek-V4-Pro's schedule on `layers` layers (config.json compress_ratios): the first two
+// layers heavily compressed (HCA), then compressed-sparse (CSA) on even layers and HCA on odd.
+std::vector<LayerAttention> hybrid_schedule(double layers, const VariantOptions& o) {
+  LayerAttention csa{o.window, o.csa_ratio, true};
+  LayerAttention hca{o.window, o.hca_ratio, false};
+  std::vector<LayerAttention> pattern;
+  for (double i = 0; i < layers; ++i) {
+    pattern.push_back(i >= 2 && std::fmod(i, 2.0) == 0.0 ? csa : hca);
+  }
+  return pattern;
 }
 
 Architecture latent(const Architecture& base, const VariantOptions& o) {
@@ -50,10 +67,17 @@ Architecture latent(const Architecture& base, const VariantOptions& o) {
 
 void VariantOptions::validate(std::string_view prefix) const {
   const std::pair<const char*, double> fields[] = {
-      {"gqa_kv_heads", gqa_kv_heads},        {"layers_per_shared_cache", layers_per_shared_cache},
-      {"kv_latent_dim", kv_latent_dim},      {"rope_dim", rope_dim},
-      {"sparse_top_k", sparse_top_k},        {"indexer_heads", indexer_heads},
-      {"indexer_head_dim", indexer_head_dim}};
+      {"gqa_kv_heads", gqa_kv_heads},
+      {"layers_per_shared_cache", layers_per_shared_cache},
+      {"kv_latent_dim", kv_latent_dim},
+      {"rope_dim", rope_dim},
+      {"sparse_top_k", sparse_top_k},
+      {"indexer_heads", indexer_heads},
+      {"indexer_head_dim", indexer_head_dim},
+      {"window", window},
+      {"csa_ratio", csa_ratio},
+      {"hca_ratio", hca_ratio},
+      {"hybrid_top_k", hybrid_top_k}};
   for (const auto& [field, value] : fields) {
     if (!(std::isfinite(value) && value >= 1.0)) {
       std::ostringstream message;
@@ -91,6 +115,32 @@ std::vector<AttentionVariant> attention_variants(const Architecture& base,
   sparse.indexer_heads = own_sparse ? base.indexer_heads : o.indexer_heads;
   sparse.indexer_head_dim = own_sparse ? base.indexer_head_dim : o.indexer_head_dim;
 
+  // The compressed hybrid: the base's own per-layer attention when it has one (DeepSeek-V4),
+  // else MLA rows compressed on DeepSeek-V4-Pro's schedule with its indexer keys in FP4.
+  const bool own_hybrid = base.has_layer_pattern();
+  Architecture hybrid = own_hybrid ? base : mla;
+  if (own_hybrid) {
+    hybrid.total_params = base.total_param_count();
+    hybrid.active_params = base.active_param_count();
+  } else {
+    hybrid.layer_pattern = hybrid_schedule(base.layers, o);
+    hybrid.sparse_top_k = o.hybrid_top_k;
+    hybrid.indexer_heads = own_sparse ? base.indexer_heads : o.indexer_heads;
+    hybrid.indexer_head_dim = own_sparse ? base.indexer_head_dim : o.indexer_head_dim;
+    hybrid.indexer_bytes_per_element = o.hybrid_indexer_bytes_per_element;
+  }
+  std::size_t csa = 0, hca = 0;
+  for (const LayerAttention& layer : hybrid.layer_pattern) {
+    if (layer.top_k) ++csa;
+    if (layer.compressed() && !layer.top_k) ++hca;
+  }
+  const std::string hybrid_text =
+      own_hybrid
+          ? base.name + "'s own layers: " + format_layer_pattern(base.layer_pattern)
+          : "MLA rows, " + std::to_string(csa) + " layers compressed " + number(o.csa_ratio) +
+                "x with top-" + number(o.hybrid_top_k) + ", " + std::to_string(hca) +
+                " compressed " + number(o.hca_ratio) + "x, window " + number(o.window);
+
   std::vector<AttentionVariant> variants{
       {"mha", "MHA, " + number(heads) + " K/V heads of " + number(dh), mha},
       {"gqa", "GQA, " + number(gqa.kv_heads) + " K/V heads of " + number(dh), gqa},
@@ -102,7 +152,8 @@ std::vector<AttentionVariant> attention_variants(const Architecture& base,
       {"sparse",
        "MLA + top-" + number(sparse.sparse_top_k) + " sparse, indexer " +
            number(sparse.indexer_heads) + " x " + number(sparse.indexer_head_dim),
-       sparse}};
+       sparse},
+      {"hybrid", hybrid_text, hybrid}};
   for (AttentionVariant& v : variants) {
     v.architecture.name = base.name + " (" + v.id + ")";
     v.architecture.validate("variant " + v.id);
@@ -114,7 +165,9 @@ double chips_for_one_sequence(const Architecture& model, const ServingSetup& set
                               double context_tokens) {
   const Roofline r = make_roofline(model, setup, "--");
   const double needed = hbm_bytes_needed(r, 1.0, context_tokens);
-  return std::max(setup.chips, std::ceil(needed / setup.chip.hbm_bytes));
+  const double chips = std::ceil(needed / setup.chip.hbm_bytes);
+  if (chips <= setup.chips) return setup.chips;
+  return std::ceil(chips / setup.chip.node_chips) * setup.chip.node_chips;  // whole nodes
 }
 
 std::vector<LongContextRow> compare_long_context(const std::vector<AttentionVariant>& variants,
@@ -132,6 +185,7 @@ std::vector<LongContextRow> compare_long_context(const std::vector<AttentionVari
       row.kv_bytes_per_token = cached_bytes_per_token(r);
       ContextCost cost;
       cost.chips = grown.chips;
+      cost.kv_bytes_per_sequence = cached_bytes_per_sequence(r, context);
       cost.point.plan = plan_serving(r, grown, context, prefix);
       cost.point.output = output_cost_terms(r, cost.point.plan);
       return cost;

@@ -1,8 +1,9 @@
 #pragma once
 // What a long context costs under each way of attending (docs/pricing.md, "Long context"):
 // one model's parameters with its attention replaced by dense multi-head (MHA), grouped-query
-// (GQA), latent (MLA), KV shared across layers, or top-k sparse attention (DeepSeek-V3.2 DSA:
-// k tokens read per step plus an indexer over all of them). Each is served at a short and a
+// (GQA), latent (MLA), KV shared across layers, top-k sparse attention (DeepSeek-V3.2 DSA:
+// k tokens read per step plus an indexer over all of them), or the compressed hybrid of
+// DeepSeek-V4 (CSA and HCA layers with a sliding window). Each is served at a short and a
 // long context at its best batch, with the attention FLOPs counted when the setup asks.
 
 #include <string>
@@ -29,24 +30,34 @@ struct VariantOptions {
   double sparse_top_k = 2048.0;
   double indexer_heads = 64.0;
   double indexer_head_dim = 128.0;
+  // The compressed hybrid (DeepSeek-V4-Pro config.json): a window of 128 raw tokens in every
+  // layer, CSA layers compressing 4 tokens into an entry of which the indexer picks 1024
+  // (index_topk), HCA layers compressing 128 and attending every entry; its indexer keys in
+  // FP4 (0.5 bytes per element, DeepSeek's serving recipe).
+  double window = 128.0;
+  double csa_ratio = 4.0;
+  double hca_ratio = 128.0;
+  double hybrid_top_k = 1024.0;
+  double hybrid_indexer_bytes_per_element = 0.5;
 
   void validate(std::string_view prefix) const;  // throws InputError naming the field
 };
 
 struct AttentionVariant {
-  std::string id;             // "mha", "gqa", "mla", "shared-kv", "sparse"
+  std::string id;             // "mha", "gqa", "mla", "shared-kv", "sparse", "hybrid"
   std::string description;    // "GQA, 8 K/V heads of 128"
   Architecture architecture;  // the base's parameter counts, this attention
 };
 
-// The five variants of `base`, which needs a shape (layers, heads, head_dim). Parameter counts
+// The six variants of `base`, which needs a shape (layers, heads, head_dim). Parameter counts
 // are pinned to the base's, so only the attention differs.
 std::vector<AttentionVariant> attention_variants(const Architecture& base,
                                                  const VariantOptions& options);
 
 struct ContextCost {
   double chips = 0.0;  // replica used: the setup's, or more when one sequence needs them
-  CurvePoint point;    // best batch and output cost terms
+  double kv_bytes_per_sequence = 0.0;  // what one sequence caches at this context
+  CurvePoint point;                    // best batch and output cost terms
 };
 
 struct LongContextRow {
@@ -56,8 +67,8 @@ struct LongContextRow {
   ContextCost long_context;         // at the long one
 };
 
-// The smallest replica (at least setup.chips) whose HBM holds the weights and one sequence
-// of `context_tokens`.
+// The setup's replica if its HBM holds the weights and one sequence of `context_tokens`, else
+// the fewest whole nodes that do.
 double chips_for_one_sequence(const Architecture& model, const ServingSetup& setup,
                               double context_tokens);
 

@@ -31,7 +31,7 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   result.batch_one_ratio = output_input_cost_ratio(r, 1.0, context_tokens);
   result.compute_bound_ratio = output_input_cost_ratio(r, std::exp(kLogMaxBatch), context_tokens);
   result.hbm_full_batch =
-      (r.hbm_bytes - r.weight_bytes) / (context_tokens * cached_bytes_per_token(r));
+      (r.hbm_bytes - r.weight_bytes) / cached_bytes_per_sequence(r, context_tokens);
   auto gap = [&](double x) {
     return std::log(output_input_cost_ratio(r, std::exp(x), context_tokens) / price_ratio);
   };

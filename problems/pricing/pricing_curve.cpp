@@ -17,7 +17,7 @@ const double kLogMaxContext = std::log(1e12);
 // once even a full HBM leaves decode memory-bound.
 double hbm_full_balance(const Roofline& r, double x) {
   const double context = std::exp(x);
-  const double batch = (r.hbm_bytes - r.weight_bytes) / (context * cached_bytes_per_token(r));
+  const double batch = (r.hbm_bytes - r.weight_bytes) / cached_bytes_per_sequence(r, context);
   const DecodeStep step = decode_step(r, batch, context);
   return std::log(step.compute_seconds / step.memory_seconds);
 }
@@ -55,7 +55,8 @@ OutputCostTerms output_cost_terms(const Roofline& r, const ServingPlan& plan) {
   const double S = plan.context_tokens;
   OutputCostTerms terms;
   terms.compute_usd = usd_per_second * decode_flops_per_token(r, S) / r.flop_per_second;
-  terms.weight_usd = usd_per_second * r.weight_bytes / (r.bytes_per_second * plan.batch);
+  terms.weight_usd = usd_per_second * (r.weight_read_bytes / plan.batch + r.embedding_row_bytes) /
+                     r.bytes_per_second;
   terms.kv_usd = usd_per_second * attended_kv_bytes_per_sequence(r, S) / r.bytes_per_second;
   terms.indexer_usd = usd_per_second * indexer_bytes_per_sequence(r, S) / r.bytes_per_second;
   terms.large_batch_usd = std::max(terms.compute_usd, terms.kv_usd + terms.indexer_usd);
@@ -68,11 +69,22 @@ PricingCurve pricing_curve(const Roofline& r, const ServingSetup& setup,
   curve.critical_batch = critical_batch(r);
   curve.crossover_context = crossover_context(r);
   std::string failure;
+  std::size_t infeasible = 0;
+  // The weights alone not fitting is no answer at any context: plan_serving says so.
+  if (r.weight_bytes > r.hbm_bytes) (void)plan_serving(r, setup, 0.0, prefix);
   for (double context : contexts) {
     CurvePoint point;
-    point.plan = plan_serving(r, setup, context, prefix);
-    point.output = output_cost_terms(r, point.plan);
-    if (point.plan.status != Status::converged && failure.empty()) {
+    try {
+      point.plan = plan_serving(r, setup, context, prefix);
+      point.output = output_cost_terms(r, point.plan);
+    } catch (const InputError& e) {
+      point.plan = ServingPlan{};
+      point.plan.status = Status::infeasible;
+      point.plan.message = e.what();
+      point.plan.context_tokens = context;
+      ++infeasible;
+    }
+    if (point.plan.status == Status::not_converged && failure.empty()) {
       failure = "context " + std::to_string(context) + ": " + point.plan.message;
     }
     curve.points.push_back(point);
@@ -84,6 +96,10 @@ PricingCurve pricing_curve(const Roofline& r, const ServingSetup& setup,
   curve.status = failure.empty() ? Status::converged : Status::not_converged;
   curve.message = failure.empty() ? "best batch at every context; knee by TOMS 748 on ln S"
                                   : "not converged: " + failure;
+  if (infeasible > 0) {
+    curve.message += "; " + std::to_string(infeasible) +
+                     (infeasible == 1 ? " context does" : " contexts do") + " not fit the replica";
+  }
   return curve;
 }
 

@@ -40,12 +40,19 @@ struct OutputCostTerms {
 OutputCostTerms output_cost_terms(const Roofline& roofline, const ServingPlan& plan);
 
 struct CurvePoint {
-  ServingPlan plan;  // the best (or given) batch at this context
+  // The best (or given) batch at this context. A context at which no batch fits the replica
+  // (one sequence's cache beside the weights exceeds HBM, the given batch does not fit, or the
+  // latency target is out of reach) has status infeasible, the reason in plan.message and no
+  // costs.
+  ServingPlan plan;
   OutputCostTerms output;
+  bool feasible() const { return plan.status != Status::infeasible; }
 };
 
 struct PricingCurve {
-  Status status = Status::not_converged;  // converged when every plan and the knee are
+  // converged when every feasible plan and the knee are (infeasible rows are marked, not
+  // failures: a context past what the replica holds is an answer)
+  Status status = Status::not_converged;
   std::string message;
   double critical_batch = 0.0;     // B*
   double crossover_context = 0.0;  // S*: +infinity when decode never turns memory-bound
@@ -65,7 +72,8 @@ struct KneeResult {
 };
 KneeResult hbm_knee_context(const Roofline& roofline);
 
-// Throws InputError (fields named with `prefix`) when a context does not fit the replica.
+// Throws InputError (fields named with `prefix`) when the weights alone do not fit the replica;
+// a context that does not fit marks its point (CurvePoint::feasible).
 PricingCurve pricing_curve(const Roofline& roofline, const ServingSetup& setup,
                            std::span<const double> contexts, std::string_view prefix);
 

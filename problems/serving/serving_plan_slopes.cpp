@@ -1,5 +1,7 @@
 #include "scaleopt/problems/serving/serving_plan_slopes.hpp"
 
+#include <algorithm>
+
 namespace scaleopt {
 namespace {
 
@@ -13,8 +15,10 @@ bool batch_fixed_at_one(const ServingPlan& plan) {
 ServingPlanSlopes log_slopes_in_params(const Roofline& r, const ServingPlan& plan) {
   if (plan.bound == BatchBound::mfu) return {1.0, 1.0};  // 2 N_active FLOPs at fixed MFUs
   const DecodeStep& step = plan.step;
-  const double compute_share = 2.0 * r.active_params * plan.batch / step.flops;  // phi_c
-  const double memory_share = r.weight_bytes / step.bytes;                       // phi_m
+  // Shares of the step that scale with N: the matmuls and the weight read (a model scaled by
+  // its parameter count has direct totals, so no embedding rows: problems/lifetime_cost_*).
+  const double compute_share = 2.0 * r.decode_params * plan.batch / step.flops;  // phi_c
+  const double memory_share = r.weight_read_bytes / step.bytes;                  // phi_m
   const bool compute_bound = !step.memory_bound();
   const double time_in_params = compute_bound ? compute_share : memory_share;
   const double time_in_batch = compute_bound ? 1.0 : 1.0 - memory_share;
@@ -37,8 +41,13 @@ ServingPlanSlopes log_slopes_in_params(const Roofline& r, const ServingPlan& pla
   }
   ServingPlanSlopes slopes;
   slopes.output_token = time_in_params + (time_in_batch - 1.0) * batch_slope;
+  // Prefill: the matmul share when compute-bound, else the weight read's share of the bytes.
   const bool prefill_compute_bound = plan.prefill.compute_seconds > plan.prefill.memory_seconds;
-  slopes.input_token = prefill_compute_bound ? 2.0 * r.active_params / plan.prefill.flops : 0.0;
+  const double prefill_tokens = std::max(plan.context_tokens, 1.0);
+  slopes.input_token =
+      prefill_compute_bound
+          ? (2.0 * r.prefill_params + 2.0 * r.head_params / prefill_tokens) / plan.prefill.flops
+          : plan.prefill.weight_memory_seconds / plan.prefill.memory_seconds;
   return slopes;
 }
 
