@@ -1,8 +1,8 @@
 # The two commands of the README's Quick start, and a few more for developers.
 #   make demo   install what is missing, build Release, run the headline reproduction and
 #               write its HTML report, demo-report.html
-#   make test   install what is missing (chromium too: the report test opens the HTML report
-#               in it), build, run every test (ctest)
+#   make test   install what is missing (chromium and Slurm too: the report test opens the HTML
+#               report in it, a test runs a one-node Slurm cluster), build, run every test (ctest)
 #   make python build the Python module into $(BUILD_DIR)/python (PYTHONPATH=$(BUILD_DIR)/python
 #               /usr/bin/python3 -c "import scaleopt"; docs/python.md)
 #   make bench  run the Google Benchmark programs (medians of 5 repetitions), then the same
@@ -39,9 +39,10 @@ deps:
 	@scripts/install-deps
 
 # What every test needs beyond the build: the report test opens the HTML report in headless
-# chromium, so a fresh machine's `make test` must install it too.
+# chromium, and the Slurm test starts a one-node cluster (slurm-wlm, munge), so a fresh
+# machine's `make test` must install them too.
 test-deps:
-	@scripts/install-deps --browser
+	@scripts/install-deps --browser --slurm
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$(PYTHON) \

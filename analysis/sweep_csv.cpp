@@ -13,7 +13,7 @@ namespace {
 
 template <unsigned N>
 using Reader = io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
-                             io::throw_on_overflow, io::empty_line_comment>;
+                             io::throw_on_overflow, io::single_and_empty_line_comment<'#'>>;
 
 double read_number(const std::string& path, int line, const std::string& column,
                    const std::string& flag, const char* cell) {
@@ -34,7 +34,16 @@ std::string read_sweep_file(const std::string& path) {
 }
 
 SweepHeader read_sweep_header(const std::string& text, const std::string& path) {
-  std::string line = text.substr(0, text.find('\n'));
+  // The provenance lines (analysis/sweep_provenance.hpp) and any other comment come first.
+  std::size_t begin = 0;
+  int number = 1;
+  while (begin < text.size() && text[begin] == '#') {
+    const std::size_t newline = text.find('\n', begin);
+    if (newline == std::string::npos) break;
+    begin = newline + 1;
+    ++number;
+  }
+  std::string line = text.substr(begin, text.find('\n', begin) - begin);
   if (!line.empty() && line.back() == '\r') line.pop_back();
   SweepHeader header;
   for (std::size_t start = 0;;) {
@@ -46,7 +55,7 @@ SweepHeader read_sweep_header(const std::string& text, const std::string& path) 
   const auto params = std::find(header.columns.begin(), header.columns.end(), "params");
   if (header.columns.size() < 4 || header.columns[0] != "point" || header.columns[1] != "points" ||
       params == header.columns.end() || params - header.columns.begin() < 3) {
-    fail_at_line(path, 1,
+    fail_at_line(path, number,
                  "not a sweep file: expected the header of 'scaleopt sweep --out' (point, "
                  "points, the varied inputs, params, ...)");
   }

@@ -1,5 +1,6 @@
 #pragma once
-// Reading a sweep file (scaleopt sweep --out, docs/cli.md) for `plot sweep`: its header
+// Reading a sweep file (scaleopt sweep --out, docs/cli.md) for `plot sweep`: its comment lines
+// ('#', the provenance of analysis/sweep_provenance.hpp) are skipped, then its header
 // (point, points, the varied inputs, then solve's keys flattened with dots) and the columns of
 // one figure. Cells are split by libfccp; numbers are read as the sweep wrote them (the
 // shortest text that reads back as the same double, empty where there is no number).

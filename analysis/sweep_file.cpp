@@ -43,8 +43,25 @@ std::size_t row_point(const std::string& text, std::size_t begin, std::size_t en
   return point;
 }
 
-PartialRows read_partial(const std::string& path, const std::string& header,
-                         std::size_t grid_points, const std::function<bool(std::size_t)>& accept,
+void check_provenance(const std::string& path, const Provenance& found,
+                      const Provenance& expected) {
+  if (found.fields.empty()) {
+    throw InputError(path +
+                     ": no provenance lines (written by an older scaleopt, or not by a sweep): "
+                     "remove it, or rerun the command that wrote it");
+  }
+  const std::string field = provenance_mismatch(found, expected);
+  if (!field.empty()) {
+    throw InputError(path + ": provenance field '" + field + "' differs from this sweep's (" +
+                     provenance_field_meaning(field) +
+                     "): it answers another question; remove it, or rerun the command that "
+                     "wrote it");
+  }
+}
+
+PartialRows read_partial(const std::string& path, const Provenance& provenance,
+                         const std::string& header, std::size_t grid_points,
+                         const std::function<bool(std::size_t)>& accept,
                          const std::function<std::string(std::size_t)>& values_text) {
   std::string text = read_input_file(path, kPartialInput);
   // A kill during a write can leave a line without its newline: it is cut off.
@@ -56,12 +73,16 @@ PartialRows read_partial(const std::string& path, const std::string& header,
     }
     text.resize(complete);
   }
-  const std::size_t header_end = text.find('\n');
-  if (header_end == std::string::npos || text.compare(0, header_end, header) != 0) {
-    bad_row(path, 1, "the header differs from this sweep's columns");
+  Provenance found;
+  const std::size_t header_begin = read_provenance(text, found);
+  check_provenance(path, found, provenance);
+  std::size_t line = 1 + found.fields.size();
+  const std::size_t header_end = text.find('\n', header_begin);
+  if (header_end == std::string::npos ||
+      text.compare(header_begin, header_end - header_begin, header) != 0) {
+    bad_row(path, line, "the header differs from this sweep's columns");
   }
   PartialRows rows;
-  std::size_t line = 1;
   for (std::size_t begin = header_end + 1; begin < text.size();) {
     const std::size_t end = text.find('\n', begin);
     ++line;
@@ -108,7 +129,8 @@ void finish_partial(const std::string& partial, const std::string& out, bool ord
   }
   std::string text = read_input_file(partial, kPartialInput);
   if (!ordered) {
-    const std::size_t header_end = text.find('\n') + 1;
+    Provenance provenance;
+    const std::size_t header_end = text.find('\n', read_provenance(text, provenance)) + 1;
     std::vector<std::pair<std::size_t, std::pair<std::size_t, std::size_t>>> rows;
     for (std::size_t begin = header_end; begin < text.size();) {
       const std::size_t end = text.find('\n', begin) + 1;

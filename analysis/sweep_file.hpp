@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scaleopt/analysis/sweep_provenance.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 
 namespace scaleopt {
@@ -22,19 +23,23 @@ struct PartialRows {
   bool ordered = true;              // the file lists them in increasing order
 };
 
-// Reads a partial file for --resume. The header must equal `header`; each row must start with
+// Reads a partial file for --resume. Its provenance lines must equal `provenance` (else an
+// InputError naming the first field that differs: another scenario or --set, another grid, ...),
+// and the header `header`; each row must start with
 // "point,points" (points = `grid_points`), with `accept(point)` true (the point is in this
 // sweep's shard) and `values_text(point)` next (the grid's values as the rows print them). A
 // last line without its newline (a kill in the middle of a write) is cut off the file. Throws
 // InputError "FILE:LINE: ..." for anything else.
-PartialRows read_partial(const std::string& path, const std::string& header,
-                         std::size_t grid_points, const std::function<bool(std::size_t)>& accept,
+PartialRows read_partial(const std::string& path, const Provenance& provenance,
+                         const std::string& header, std::size_t grid_points,
+                         const std::function<bool(std::size_t)>& accept,
                          const std::function<std::string(std::size_t)>& values_text);
 
 // Appends rows to the partial file, flushing each time.
 class PartialFile {
  public:
-  // Creates the file with `header`, or (append) opens it at its end.
+  // Creates the file with `header` (the provenance lines and the CSV header, without the last
+  // newline), or (append) opens it at its end.
   PartialFile(const std::string& path, const std::string& header, bool append);
   void append(const std::string& rows);  // throws InputError when the write fails
 
@@ -48,6 +53,10 @@ class PartialFile {
 // scenario/atomic_file.hpp, which refuses any of `inputs`.
 void finish_partial(const std::string& partial, const std::string& out, bool ordered,
                     const std::vector<ReadFile>& inputs);
+
+// Throws InputError "PATH: provenance field 'F' differs from this sweep's (what F means): ..."
+// when `found` differs from `expected`, or "PATH: no provenance lines" when it has none.
+void check_provenance(const std::string& path, const Provenance& found, const Provenance& expected);
 
 // The point of a row (its first cell), or npos when the row does not start with a number.
 std::size_t row_point(const std::string& text, std::size_t begin, std::size_t end);

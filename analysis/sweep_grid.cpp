@@ -31,13 +31,17 @@ void check_in_range(const SweepAxis& axis, const std::string& argument, double v
 
 }  // namespace
 
-double SweepAxis::value(std::size_t i) const {
-  if (!listed.empty()) return listed[i];
+double axis_value(double low, double high, bool log_scale, std::size_t count, std::size_t i) {
   if (i == 0) return low;
   if (i + 1 == count) return high;
   const double t = static_cast<double>(i) / static_cast<double>(count - 1);
   if (log_scale) return std::exp(std::log(low) + (std::log(high) - std::log(low)) * t);
   return low + (high - low) * t;
+}
+
+double SweepAxis::value(std::size_t i) const {
+  if (!listed.empty()) return listed[i];
+  return axis_value(low, high, log_scale, count, i);
 }
 
 SweepAxis parse_vary(const Scenario& scenario, const std::string& argument) {

@@ -13,6 +13,10 @@
 
 namespace scaleopt {
 
+// The i-th of `count` values from `low` to `high`: the ends exactly, evenly spaced between (in ln
+// when `log_scale`). A pure function, so a merge recomputes a file's grid from its provenance.
+double axis_value(double low, double high, bool log_scale, std::size_t count, std::size_t i);
+
 struct SweepAxis {
   NumericInputSetter input;
   double low = 0.0;

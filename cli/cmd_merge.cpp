@@ -20,11 +20,13 @@ int run_merge(const MergeArgs& args, std::ostream& out) {
   std::vector<ReadFile> inputs;
   for (const std::string& file : args.files) inputs.push_back({file, "one of the shards"});
   check_output(args.out, "--out", inputs);
-  const std::string merged = merge_sweep_files(args.files);
-  write_file_atomically(args.out, merged, "--out", inputs);
-  const std::size_t rows = static_cast<std::size_t>(std::count(merged.begin(), merged.end(), '\n'));
-  out << "wrote " << args.out << ": " << rows - 1 << " points from " << args.files.size()
-      << " files, each point once\n";
+  // Streamed into the temporary file: memory does not grow with the number of points.
+  AtomicOutput output(args.out, "--out", inputs);
+  const std::size_t points =
+      merge_sweep_files(args.files, [&output](std::string_view text) { output.append(text); });
+  output.commit();
+  out << "wrote " << args.out << ": " << points << " points from " << args.files.size()
+      << " files, each point once, all of one question (provenance)\n";
   return kExitOk;
 }
 
@@ -42,8 +44,11 @@ void add_merge_command(CLI::App& app, Action& chosen) {
       ->check(refuse_empty_file_name)
       ->required();
   command->footer(
-      "The headers must be equal; rows are ordered by point, so the merge of the shards is\n"
-      "byte for byte the unsharded sweep.\n"
+      "The files' provenance lines must agree in every field but the shard (same scenario\n"
+      "after --set, grid, solver options, version), the headers must be equal, every row's\n"
+      "varied values must be the grid's, and every point must be there once. The merge is\n"
+      "streamed in point order (memory independent of the number of points) and equals the\n"
+      "unsharded sweep byte for byte (its provenance says shard=all).\n"
       "Examples (two shards, then the merge):\n"
       "  scaleopt sweep examples/sardana_cost.toml --vary inference.decode_mfu=0.1..0.3:200 \\\n"
       "      --shard 1/2 --out shard1.csv\n"

@@ -11,6 +11,7 @@
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/analysis/sweep_csv_writer.hpp"
 #include "scaleopt/analysis/sweep_file.hpp"
+#include "scaleopt/analysis/sweep_provenance.hpp"
 #include "scaleopt/analysis/sweep_runner.hpp"
 #include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
@@ -159,6 +160,10 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   const SweepRunner runner(scenario, grid, options);
   const SweepCsvWriter csv(grid, runner.kind(), options.solver.algorithm);
   const std::string header = csv.header();
+  // The file's first lines say which question it answers, so that --resume and merge can
+  // refuse rows of another (analysis/sweep_provenance.hpp).
+  const Provenance provenance =
+      sweep_provenance(scenario, grid, shard, options.method, options.solver);
 
   const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
   const bool have_out = check_sweep_output(args.out, inputs);
@@ -170,8 +175,13 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   }
   if (!have_partial && args.resume && have_out) {
     // A finished shard resubmitted with the rest of a job array: nothing left to do.
-    const std::string text = read_input_head(args.out, header.size() + 1, "--out");
-    if (text.compare(0, header.size() + 1, header + "\n") != 0) {
+    // Room for another grid's longer provenance lines; a longer head is not this sweep's.
+    const std::string text = read_input_head(
+        args.out, provenance.text().size() + header.size() + 1 + (std::size_t{1} << 16), "--out");
+    Provenance found;
+    const std::size_t header_begin = read_provenance(text, found);
+    check_provenance(args.out, found, provenance);
+    if (text.compare(header_begin, header.size() + 1, header + "\n") != 0) {
       throw InputError(args.out + ": exists with other columns: it is not this sweep's output");
     }
     out << args.out << " is complete: nothing to resume\n";
@@ -180,7 +190,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   PartialRows done;
   if (have_partial) {
     done = read_partial(
-        partial, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
+        partial, provenance, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
         [&](std::size_t p) { return csv.values_text(p); });
   }
   Progress progress;
@@ -195,7 +205,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     note_output_size(notes, runner, csv, rows, args.out);
   }
 
-  PartialFile file(partial, header, have_partial);
+  PartialFile file(partial, provenance.text() + header, have_partial);
   bool ordered = done.ordered;
   const auto start = std::chrono::steady_clock::now();
   {
@@ -275,6 +285,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
                    "(for time-limited jobs; continue with --resume)")
       ->type_name("COUNT");
   command->footer(
+      "The file starts with '# scaleopt-provenance: KEY=VALUE' lines (the scenario's\n"
+      "fingerprint after --set, the grid, the shard, the solver, the version; pandas:\n"
+      "read_csv(FILE, comment='#')): --resume and merge refuse a file of another question.\n"
       "Columns: point, points (the grid's size), the varied inputs, then the JSON keys of\n"
       "'scaleopt solve' flattened (params, active_params, pretrain_tokens, ..., cost.total.usd,\n"
       "..., status, algorithm, ...). Numbers are printed to full precision, so shards merge\n"

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "scaleopt/analysis/sweep_provenance.hpp"
 #include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
@@ -36,8 +37,13 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
   if (options.keep_rows) check_output(args.out, "--out", inputs);
   const MonteCarloReport report = run_monte_carlo(scenario, options);
-  if (options.keep_rows)
-    write_file_atomically(args.out, report.header + "\n" + report.rows, "--out", inputs);
+  if (options.keep_rows) {
+    // Provenance lines first (analysis/sweep_provenance.hpp): which scenario, seed and samples.
+    write_file_atomically(
+        args.out,
+        uncertainty_provenance(scenario, options).text() + report.header + "\n" + report.rows,
+        "--out", inputs);
+  }
   if (args.common.json) {
     out << uncertainty_json(scenario, report, options, args.out).dump(2) << "\n";
   } else {
@@ -66,7 +72,9 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
       ->type_name("UINT");
   command
       ->add_option("--out", args->out,
-                   "Write every sample (drawn inputs, then solve's columns) to a CSV file")
+                   "Write every sample (drawn inputs, then solve's columns) to a CSV file, after "
+                   "'# scaleopt-provenance:' lines (scenario fingerprint, seed, samples; "
+                   "pandas: comment='#')")
       ->type_name("FILE")
       ->check(refuse_empty_file_name);
   command->footer(

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
@@ -152,6 +153,7 @@ AtomicOutput::AtomicOutput(std::string path, std::string_view flag,
 }
 
 AtomicOutput::~AtomicOutput() {
+  if (append_fd_ >= 0) ::close(append_fd_);
   if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
 }
 
@@ -213,7 +215,31 @@ void AtomicOutput::copy_in_place() const {
   if (error) fail(std::strerror(error));
 }
 
+void AtomicOutput::append(std::string_view text) {
+  constexpr std::size_t kBuffer = std::size_t{1} << 20;
+  if (append_fd_ < 0) {
+    append_fd_ = ::open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (append_fd_ < 0) fail(std::strerror(errno));
+    pending_.reserve(2 * kBuffer);  // once: the buffer is reused, never reallocated
+  }
+  pending_ += text;
+  if (pending_.size() >= kBuffer) {
+    if (const int error = write_all(append_fd_, pending_.data(), pending_.size())) {
+      fail(std::strerror(error));
+    }
+    pending_.clear();
+  }
+}
+
 void AtomicOutput::commit() {
+  if (append_fd_ >= 0) {
+    const int fd = std::exchange(append_fd_, -1);
+    int error = write_all(fd, pending_.data(), pending_.size());
+    if (error == 0 && ::fsync(fd) != 0) error = errno;
+    if (::close(fd) != 0 && error == 0) error = errno;
+    if (error != 0) fail(std::strerror(error));
+    pending_.clear();
+  }
   if (kind_ == OutputKind::in_place) {
     copy_in_place();
     std::remove(temporary_.c_str());

@@ -46,7 +46,10 @@ class AtomicOutput {
 
   const std::string& temporary_path() const { return temporary_; }
   void write(std::string_view text);  // replaces the temporary file's contents, then fsync
-  void commit();                      // puts it in place; throws when that fails
+  // Appends to the temporary file through a 1 MiB buffer, for outputs too large to hold in
+  // memory (a merged sweep); commit() writes the rest and fsyncs first. Not mixed with write().
+  void append(std::string_view text);
+  void commit();  // puts it in place; throws when that fails
   [[noreturn]] void fail(const std::string& why) const;
 
  private:
@@ -57,6 +60,8 @@ class AtomicOutput {
   OutputKind kind_;
   std::string temporary_;
   bool committed_ = false;
+  int append_fd_ = -1;   // open while append() streams
+  std::string pending_;  // appended, not yet written
 };
 
 // For CLI11's check() of an output flag: "empty file name" for "", else "". An empty value

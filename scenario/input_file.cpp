@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "scaleopt/costmodel/input_error.hpp"
 
@@ -127,6 +128,51 @@ std::string read_input_head(const std::string& path, std::size_t bytes, std::str
   if (bytes == 0) return text;
   read_up_to(fd.get(), bytes - 1, text, kInputSilence, flag, path);
   return text;
+}
+
+// InputLines reads this much at a time.
+constexpr std::size_t kLinesChunk = std::size_t{1} << 20;
+
+InputLines::InputLines(std::string path, std::size_t max_line_bytes, std::string_view flag)
+    : path_(std::move(path)), flag_(flag), max_line_bytes_(max_line_bytes) {
+  struct stat status {};
+  fd_ = open_input(path_, flag_, status);
+  // Room for a chunk beside the longest line, once: the buffer is never reallocated, so
+  // reading a file of any size allocates nothing more.
+  buffer_.reserve(kLinesChunk + max_line_bytes_ + 2);
+}
+
+InputLines::~InputLines() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool InputLines::next(std::string_view& line, bool& complete) {
+  for (;;) {
+    const std::size_t newline = buffer_.find('\n', begin_);
+    if (newline != std::string::npos) {
+      line = std::string_view(buffer_).substr(begin_, newline - begin_);
+      complete = true;
+      begin_ = newline + 1;
+      ++line_number_;
+      return true;
+    }
+    if (buffer_.size() - begin_ > max_line_bytes_) {
+      fail(flag_, path_ + ":" + std::to_string(line_number_ + 1),
+           "a line longer than " + bytes_text(max_line_bytes_) + ": is it the right file?");
+    }
+    if (at_end_) {
+      if (begin_ == buffer_.size()) return false;
+      line = std::string_view(buffer_).substr(begin_);
+      complete = false;
+      begin_ = buffer_.size();
+      ++line_number_;
+      return true;
+    }
+    buffer_.erase(0, begin_);
+    begin_ = 0;
+    at_end_ =
+        !read_up_to(fd_, buffer_.size() + kLinesChunk - 1, buffer_, kInputSilence, flag_, path_);
+  }
 }
 
 const ReadFile* same_file_as_input(const std::string& output, const std::vector<ReadFile>& inputs) {

@@ -49,6 +49,35 @@ std::string read_input_file(const std::string& path, const InputKind& kind,
 // size limit.
 std::string read_input_head(const std::string& path, std::size_t bytes, std::string_view flag = {});
 
+// A file read line by line, 1 MiB at a time, with read_input_file's errors (cannot open, a
+// directory, a silent pipe): memory is bounded by the longest line whatever the file's size
+// (scaleopt merge streams shards of gigabytes through it).
+class InputLines {
+ public:
+  // Throws InputError as read_input_file does; `max_line_bytes` bounds a line.
+  InputLines(std::string path, std::size_t max_line_bytes, std::string_view flag = {});
+  ~InputLines();
+  InputLines(const InputLines&) = delete;
+  InputLines& operator=(const InputLines&) = delete;
+
+  // The next line, without its newline, valid until the next call; false at the end of the
+  // file. `complete` is false for a last line the file ends without a newline after (a write
+  // cut short). Throws InputError "PATH:LINE: longer than N bytes" past the bound.
+  bool next(std::string_view& line, bool& complete);
+  std::size_t line_number() const { return line_number_; }  // of the line last returned
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string flag_;
+  std::size_t max_line_bytes_;
+  int fd_ = -1;
+  std::string buffer_;
+  std::size_t begin_ = 0;  // the next line's start in buffer_
+  bool at_end_ = false;    // everything is in buffer_
+  std::size_t line_number_ = 0;
+};
+
 // A file a command reads, and what it is to the command, for messages: {"s.toml", "the
 // scenario file"}.
 struct ReadFile {

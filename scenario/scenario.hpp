@@ -13,6 +13,7 @@
 //   [pricing]       a provider's prices in tiers by prompt length (scenario/price_list_file.hpp)
 //   [uncertainty]   distributions of inputs for `scaleopt uncertainty`
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,10 @@ struct Scenario : LifetimeInputs {
   // Model presets whose serving cost against context is drawn beside each other
   // (inference.compare_models; `plot cost-vs-context-models` and the report).
   std::vector<std::string> compare_models;
+  // 64-bit FNV-1a of the file's TOML after --set, less its numeric inputs, printed by toml++
+  // (sorted, no comments): what scenario/scenario_fingerprint.hpp adds to the numeric inputs'
+  // values to identify the question. 0 for a scenario not read from a document.
+  std::uint64_t document_digest = 0;
 };
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to

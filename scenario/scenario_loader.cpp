@@ -8,6 +8,7 @@
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/price_list_file.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_fingerprint.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
 #include "scaleopt/scenario/toml_tables.hpp"
@@ -187,6 +188,24 @@ void note_price(Scenario& s, std::string_view key, const std::optional<double>& 
                           ", the catalog price of " + chip.id + " (" + chip.price_note + ")");
 }
 
+// The digest of what the document says beyond its numeric inputs (scenario/scenario.hpp
+// document_digest): those are hashed from their resolved values instead, so that "50M/s" and
+// 5e7, or a key given at its default and the key left out, ask the same question.
+std::uint64_t document_digest(toml::table table, const Scenario& scenario) {
+  for (const NumericInput& input : numeric_inputs(scenario)) {
+    const std::vector<std::string_view> parts = split(input.path);
+    toml::table* parent = &table;
+    for (std::size_t i = 0; parent && i + 1 < parts.size(); ++i) {
+      toml::node* child = parent->get(parts[i]);
+      parent = child ? child->as_table() : nullptr;
+    }
+    if (parent) parent->erase(parts.back());
+  }
+  std::ostringstream text;
+  text << toml::toml_formatter(table);
+  return fnv1a64(text.str());
+}
+
 Scenario load_document(TomlDocument document, const std::vector<std::string>& overrides) {
   for (const std::string& argument : overrides) apply_override(document, argument);
   const std::string& file = document.file;
@@ -294,6 +313,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     scenario.uncertainty =
         read_uncertainty_table(file, read_table(file, *uncertainty, "uncertainty"), scenario);
   }
+  scenario.document_digest = document_digest(std::move(document.table), scenario);
   return scenario;
 }
 

@@ -16,7 +16,8 @@ set -- sweep "$scenario" --vary inference.requests=1e8..1e12:log:200 \
 pid=$!
 # Wait for the first rows on disk, then interrupt.
 partial="$dir/cut.csv.partial"
-until [ -f "$partial" ] && [ "$(wc -l <"$partial")" -ge 2 ]; do
+# (Lines that are not "# scaleopt-provenance:" comments: the header, then rows.)
+until [ -f "$partial" ] && [ "$(grep -vc '^#' "$partial")" -ge 2 ]; do
   kill -0 "$pid" 2>/dev/null || { echo "the sweep ended before any row was written"; exit 1; }
   sleep 0.005
 done
@@ -26,7 +27,7 @@ status=$?
 [ "$status" -eq 130 ] || { echo "interrupted sweep exited $status, expected 130"; exit 1; }
 [ ! -e "$dir/cut.csv" ] || { echo "an interrupted sweep wrote its final file"; exit 1; }
 grep -q "interrupted" "$dir/stdout" || { echo "no 'interrupted' in the summary"; exit 1; }
-rows=$(($(wc -l <"$dir/cut.csv.partial") - 1))
+rows=$(($(grep -vc '^#' "$dir/cut.csv.partial") - 1))
 [ "$rows" -ge 1 ] && [ "$rows" -lt 10000 ] || { echo "partial file has $rows rows"; exit 1; }
 
 "$bin" "$@" --out "$dir/cut.csv" --resume >/dev/null || { echo "resume failed"; exit 1; }

@@ -70,15 +70,16 @@ TEST_CASE("sweep: three shards merged equal the unsharded sweep byte for byte", 
     INFO(run.err);
     REQUIRE(run.status == 0);
   }
-  // Shard 3 of 3 holds no block of 64 (points 0-63 go to shard 1, 64-119 to shard 2): a header.
+  // Shard 3 of 3 holds no block of 64 (points 0-63 go to shard 1, 64-119 to shard 2): the 7
+  // provenance lines and a header.
   const std::string third = read(shards[2]);
-  CHECK(std::count(third.begin(), third.end(), '\n') == 1);
+  CHECK(std::count(third.begin(), third.end(), '\n') == 7 + 1);
   const CliRun merge =
       run_cli({"merge", shards[2], shards[0], shards[1], "-o", dir.file("merged.csv")});
   INFO(merge.err);
   REQUIRE(merge.status == 0);
   const std::string all = read(dir.file("all.csv"));
-  CHECK(std::count(all.begin(), all.end(), '\n') == 121);
+  CHECK(std::count(all.begin(), all.end(), '\n') == 7 + 121);
   CHECK(read(dir.file("merged.csv")) == all);
 }
 
@@ -178,7 +179,7 @@ TEST_CASE("sweep: resuming another sweep's partial file is refused", "[sweep]") 
       run_cli({"sweep", example("sardana_cost.toml"), "--vary", "inference.decode_mfu=0.1..0.3:3",
                "--vary", "inference.requests=1e9..1e12:log:40", "--out", out, "--resume"});
   CHECK(is_one_line_error(other));
-  CHECK_THAT(other.err, Catch::Contains(".partial:2: point 0 has other input values"));
+  CHECK_THAT(other.err, Catch::Contains(".partial: provenance field 'grid' differs"));
 }
 
 TEST_CASE("sweep: columns are solve's JSON keys, with solve's values", "[sweep]") {
@@ -189,7 +190,8 @@ TEST_CASE("sweep: columns are solve's JSON keys, with solve's values", "[sweep]"
               .status == 0);
   std::istringstream lines(read(out));
   std::string header, row;
-  std::getline(lines, header);
+  while (std::getline(lines, header) && header.starts_with("#")) {
+  }
   std::getline(lines, row);
   std::getline(lines, row);  // point 1: 31.6M/s
   const auto columns = split(header), cells = split(row);
@@ -271,6 +273,153 @@ TEST_CASE("sweep and merge: bad input is one line and exit 2", "[sweep]") {
   const CliRun other =
       run_cli({"merge", dir.file("a.csv"), dir.file("c.csv"), "-o", dir.file("m.csv")});
   CHECK(is_one_line_error(other));
-  CHECK_THAT(other.err, Catch::Contains("the header differs"));
+  CHECK_THAT(other.err, Catch::Contains("provenance field 'grid' differs"));
   CHECK_FALSE(fs::exists(dir.file("m.csv")));
+}
+
+// The mixes of the issue that each used to exit 0 ("each point once", "complete"), now one line
+// naming the provenance field, exit 2, and no output.
+
+TEST_CASE("merge: a shard run under another --set is refused, naming the scenario", "[sweep]") {
+  const TempDir dir("merge_other_set");
+  REQUIRE(run_cli(with(kSweep, {"--shard", "1/2", "--out", dir.file("a.csv")})).status == 0);
+  REQUIRE(run_cli(with(kSweep, {"--shard", "2/2", "--set", "training.mfu=0.45", "--out",
+                                dir.file("b.csv")}))
+              .status == 0);
+  const CliRun merge =
+      run_cli({"merge", dir.file("a.csv"), dir.file("b.csv"), "-o", dir.file("m")});
+  CHECK(is_one_line_error(merge));
+  CHECK_THAT(merge.err, Catch::Contains("b.csv: provenance field 'scenario' differs from") &&
+                            Catch::Contains("another scenario file or --set"));
+  CHECK_FALSE(fs::exists(dir.file("m")));
+}
+
+TEST_CASE("merge: a shard over another --vary range is refused, naming the grid", "[sweep]") {
+  const TempDir dir("merge_other_range");
+  REQUIRE(run_cli(with(kSweep, {"--shard", "1/2", "--out", dir.file("a.csv")})).status == 0);
+  // Same axes, same 120 points, same header: only the range of inference.requests differs.
+  REQUIRE(
+      run_cli({"sweep", example("sardana_cost.toml"), "--vary", "inference.decode_mfu=0.1..0.3:3",
+               "--vary", "inference.requests=1e8..1e11:log:40", "--shard", "2/2", "--out",
+               dir.file("b.csv")})
+          .status == 0);
+  const CliRun merge =
+      run_cli({"merge", dir.file("a.csv"), dir.file("b.csv"), "-o", dir.file("m")});
+  CHECK(is_one_line_error(merge));
+  CHECK_THAT(merge.err, Catch::Contains("provenance field 'grid' differs"));
+}
+
+TEST_CASE("merge: every row's varied values are checked against the recorded grid", "[sweep]") {
+  const TempDir dir("merge_values");
+  REQUIRE(run_cli(with(kSweep, {"--shard", "1/2", "--out", dir.file("a.csv")})).status == 0);
+  REQUIRE(run_cli(with(kSweep, {"--shard", "2/2", "--out", dir.file("b.csv")})).status == 0);
+  // Point 64 (b.csv's first row) is decode_mfu 0.2 (64 / 40 = axis index 1 of 0.1, 0.2,
+  // 0.3) and requests 10^(8 + 4 * 24/39): give it 0.3 instead, the rest of the row unchanged.
+  std::string b = read(dir.file("b.csv"));
+  const std::string row = "\n64,120,0.2,";
+  const auto at = b.find(row);
+  REQUIRE(at != std::string::npos);
+  b.replace(at, row.size(), "\n64,120,0.3,");
+  std::ofstream(dir.file("b.csv"), std::ios::binary | std::ios::trunc) << b;
+  const CliRun merge =
+      run_cli({"merge", dir.file("a.csv"), dir.file("b.csv"), "-o", dir.file("m")});
+  CHECK(is_one_line_error(merge));
+  CHECK_THAT(merge.err, Catch::Contains("point 64 has other values of the varied inputs"));
+}
+
+TEST_CASE("sweep: --resume after a change of grid or scenario refuses the finished file",
+          "[sweep]") {
+  const TempDir dir("resume_changed");
+  const std::string out = dir.file("s.csv");
+  auto sweep = [&](const std::string& requests, const std::vector<std::string>& more) {
+    return run_cli(with({"sweep", example("sardana_cost.toml"), "--vary",
+                         "inference.requests=" + requests, "--out", out},
+                        more));
+  };
+  REQUIRE(sweep("1e8..1e12:log:20", {}).status == 0);
+  const std::string before = read(out);
+  const CliRun grid = sweep("1e8..1e12:log:50", {"--resume"});
+  CHECK(is_one_line_error(grid));
+  CHECK_THAT(grid.err, Catch::Contains("provenance field 'grid' differs"));
+  const CliRun scenario = sweep("1e8..1e12:log:20", {"--resume", "--set", "training.mfu=0.45"});
+  CHECK(is_one_line_error(scenario));
+  CHECK_THAT(scenario.err, Catch::Contains("provenance field 'scenario' differs"));
+  const CliRun method = sweep("1e8..1e12:log:20", {"--resume", "--method", "nlopt"});
+  CHECK(is_one_line_error(method));
+  CHECK_THAT(method.err, Catch::Contains("provenance field 'solver' differs"));
+  CHECK(read(out) == before);
+  // The same command still finds it complete.
+  CHECK(sweep("1e8..1e12:log:20", {"--resume"}).status == 0);
+}
+
+TEST_CASE("sweep: stopped, then resumed with another --set, is refused", "[sweep]") {
+  const TempDir dir("resume_other_set");
+  const std::string out = dir.file("s.csv");
+  REQUIRE(run_cli(with(kSweep, {"--out", out, "--stop-after", "70"})).status == 0);
+  const std::string partial = read(out + ".partial");
+  const CliRun other =
+      run_cli(with(kSweep, {"--out", out, "--resume", "--set", "training.mfu=0.45"}));
+  CHECK(is_one_line_error(other));
+  CHECK_THAT(other.err, Catch::Contains("s.csv.partial: provenance field 'scenario' differs"));
+  CHECK(read(out + ".partial") == partial);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("sweep: the same question written differently has the same provenance", "[sweep]") {
+  const TempDir dir("same_question");
+  // sardana_cost.toml reordered, without comments, numbers spelled otherwise, and --set to the
+  // value the file has: the same question.
+  const std::string rewritten = dir.file("rewritten.toml");
+  std::ofstream(rewritten) << "[problem]\ntarget_loss = 1.9470\nkind = \"min-lifetime-cost\"\n"
+                              "[inference]\noutput_tokens = 250\ninput_tokens = 1e3\n"
+                              "requests = 1.0e10\ndecode_mfu = 0.2\nprefill_mfu = 0.4\n"
+                              "pricing = \"mfu\"\nusd_per_chip_hour = \"$0.6/h\"\n"
+                              "precision = \"int8\"\nhardware = \"a100-40g\"\n"
+                              "[training]\nusd_per_chip_hour = \"$1.4/h\"\nmfu = 0.50\n"
+                              "precision = \"bf16\"\nhardware = \"a100-80g\"\n"
+                              "[law]\npreset = \"sardana2024\"\n";
+  REQUIRE(run_cli(with(kSweep, {"--out", dir.file("all.csv")})).status == 0);
+  REQUIRE(run_cli(with(kSweep, {"--shard", "1/2", "--out", dir.file("a.csv")})).status == 0);
+  std::vector<std::string> other = kSweep;
+  other[1] = rewritten;
+  // inference.requests is varied: its value in the file does not change a row.
+  REQUIRE(run_cli(with(other, {"--shard", "2/2", "--set", "training.mfu=0.5", "--set",
+                               "inference.requests=3e9", "--out", dir.file("b.csv")}))
+              .status == 0);
+  const CliRun merge =
+      run_cli({"merge", dir.file("a.csv"), dir.file("b.csv"), "-o", dir.file("m.csv")});
+  INFO(merge.err);
+  REQUIRE(merge.status == 0);
+  CHECK(read(dir.file("m.csv")) == read(dir.file("all.csv")));
+}
+
+TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
+  const TempDir dir("provenance_lines");
+  REQUIRE(run_cli(with(kSweep, {"--shard", "2/2", "--out", dir.file("b.csv")})).status == 0);
+  std::istringstream lines(read(dir.file("b.csv")));
+  std::vector<std::string> provenance;
+  for (std::string line; std::getline(lines, line) && line.starts_with("#");) {
+    provenance.push_back(line);
+  }
+  REQUIRE(provenance.size() == 7);
+  CHECK(provenance[0] == "# scaleopt-provenance: schema=1");
+  CHECK(provenance[2] == "# scaleopt-provenance: command=sweep");
+  // The grid in base units, as the shortest text that reads back as the same double.
+  CHECK(provenance[3] ==
+        "# scaleopt-provenance: grid=inference.decode_mfu=0.1..0.3:lin:3 "
+        "inference.requests=1e+08..1e+12:log:40");
+  CHECK_THAT(provenance[4], Catch::Matches("# scaleopt-provenance: scenario=[0-9a-f]{16}"));
+  CHECK_THAT(provenance[5], Catch::StartsWith("# scaleopt-provenance: solver=method=auto "));
+  CHECK(provenance[6] == "# scaleopt-provenance: shard=2/2");
+  // An uncertainty file is not a sweep's shard.
+  REQUIRE(run_cli({"uncertainty", example("frontier_uncertain.toml"), "--samples", "20", "--seed",
+                   "7", "--out", dir.file("u.csv")})
+              .status != 2);
+  const std::string u = read(dir.file("u.csv"));
+  CHECK_THAT(u, Catch::Contains("# scaleopt-provenance: command=uncertainty\n") &&
+                    Catch::Contains("# scaleopt-provenance: samples=20\n") &&
+                    Catch::Contains("# scaleopt-provenance: seed=7\n"));
+  const CliRun merge = run_cli({"merge", dir.file("u.csv"), "-o", dir.file("m.csv")});
+  CHECK(is_one_line_error(merge));
+  CHECK_THAT(merge.err, Catch::Contains("command: not a sweep file (command=uncertainty)"));
 }
