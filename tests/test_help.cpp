@@ -110,9 +110,8 @@ std::vector<Help> every_help() {
     }
     helps.push_back(std::move(help));
   }
-  for (const std::string kind :
-       {"isoloss", "cost-vs-context", "cost-vs-context-models", "phases", "sweep", "tornado",
-        "uncertainty", "rl-shares"}) {
+  for (const std::string kind : {"isoloss", "cost-vs-context", "cost-vs-context-models", "phases",
+                                 "sweep", "tornado", "uncertainty", "rl-shares"}) {
     helps.push_back({"plot " + kind, run_cli({"plot", kind, "--help"})});
   }
   return helps;

@@ -219,9 +219,10 @@ TEST_CASE("plot: an infeasible scenario fails with the solver's message and leav
 TEST_CASE("plot: bad kinds, formats and scenarios are one-line errors", "[plot]") {
   const scaleopt::report::TemporaryDirectory directory;
   const std::string svg = directory.file("x.svg");
-  CHECK_THAT(run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
-             Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
-                             "cost-vs-context-models, phases, sweep, tornado, uncertainty, rl-shares"));
+  CHECK_THAT(
+      run_cli({"plot", "pie", example("sardana_compute.toml"), "--out", svg}).err,
+      Catch::Contains("unknown plot 'pie': expected one of isoloss, cost-vs-context, "
+                      "cost-vs-context-models, phases, sweep, tornado, uncertainty, rl-shares"));
   const CliRun pdf = run_cli(
       {"plot", "isoloss", example("sardana_compute.toml"), "--out", directory.file("x.pdf")});
   CHECK(is_one_line_error(pdf));
@@ -284,9 +285,8 @@ TEST_CASE("plot: when gnuplot fails, its message is quoted and its half-written 
 
 TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs]") {
   const std::string docs = read_file(std::string(SCALEOPT_SOURCE_DIR) + "/docs/plots.md");
-  for (const char* kind :
-       {"isoloss", "cost-vs-context", "cost-vs-context-models", "phases", "sweep", "tornado",
-        "uncertainty", "rl-shares"}) {
+  for (const char* kind : {"isoloss", "cost-vs-context", "cost-vs-context-models", "phases",
+                           "sweep", "tornado", "uncertainty", "rl-shares"}) {
     CHECK_THAT(docs, Catch::Contains(std::string("scaleopt plot ") + kind + " "));
   }
   const std::regex image(R"(!\[[^\]]*\]\((figures/[^)]+\.png)\))");
