@@ -152,10 +152,13 @@ def test_listed_values_out_of_range():
 def sweep_csv(*flags, tmp_path):
     out = tmp_path / "sweep.csv"
     cli("sweep", *flags, "--out", str(out))
-    # keep_default_na=False, na_values=[""]: an empty cell is NaN, any text stays text.
+    # comment="#": past the provenance lines (docs/scaling-out.md). keep_default_na=False,
+    # na_values=[""]: an empty cell is NaN, any text stays text.
     # round_trip: the shortest text of a double reads back as that double (pandas' default
     # parser can be an ulp off).
-    return pandas.read_csv(out, keep_default_na=False, na_values=[""], float_precision="round_trip")
+    return pandas.read_csv(
+        out, comment="#", keep_default_na=False, na_values=[""], float_precision="round_trip"
+    )
 
 
 def assert_frame_matches_csv(frame, csv):
