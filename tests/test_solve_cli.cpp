@@ -273,8 +273,8 @@ TEST_CASE("frontier_derived: a tighter latency target lowers the decode MFU, mor
   // 3.27TB of fp8 weights on 88 H100s at 70% of 3.35TB/s take 15.8ms a step; at 16ms the
   // latency caps the batch far below the ridge (at 20ms it does not bind).
   const auto at = [](const char* latency) {
-    const CliRun run = solve_json(
-        "frontier_derived.toml", {"--set", std::string("inference.latency_per_token=") + latency});
+    const CliRun run = solve_json("frontier_derived.toml",
+                                  {"--set", std::string("inference.latency_per_token=") + latency});
     REQUIRE(run.status == 0);
     return run.json();
   };
