@@ -250,3 +250,40 @@ TEST_CASE("solve: bad problems get one line and exit status 2", "[solve]") {
   CHECK_THAT(run_cli({"solve", no_problem.path}).err,
              Catch::Contains("problem.kind: required by solve"));
 }
+
+TEST_CASE("solve examples/frontier_derived.toml: the headline priced by the roofline",
+          "[solve][roofline]") {
+  const CliRun run = solve_json("frontier_derived.toml");
+  REQUIRE(run.status == 0);
+  const auto j = run.json();
+  CHECK(j["optimum"]["status"] == "converged");
+  const double mfu = j["decode_mfu_implied"].get<double>();
+  CHECK(mfu > 0.0);
+  CHECK(mfu <= 1.0);
+  // Over Chinchilla from the JSON's own N and D: D / (20 N_active), the scenario's rule.
+  const double n = j["active_params"].get<double>(), d = j["pretrain_tokens"].get<double>();
+  CHECK(j["over_chinchilla"].get<double>() == Approx(d / (20.0 * n)).epsilon(1e-12));
+  // At 20 ms the decode batch reaches the ridge before the latency or the HBM binds: the
+  // chips decode at the compute efficiency given (0.5), as the roofline's balance says.
+  CHECK(mfu == Approx(0.5).epsilon(1e-9));
+}
+
+TEST_CASE("frontier_derived: a tighter latency target lowers the decode MFU, more over-training",
+          "[solve][roofline]") {
+  // 3.27TB of fp8 weights on 88 H100s at 70% of 3.35TB/s take 15.8ms a step; at 16ms the
+  // latency caps the batch far below the ridge (at 20ms it does not bind).
+  const auto at = [](const char* latency) {
+    const CliRun run = solve_json("frontier_derived.toml",
+                                  {"--set", std::string("inference.latency_per_token=") + latency});
+    REQUIRE(run.status == 0);
+    return run.json();
+  };
+  const auto loose = at("20ms"), tight = at("16ms");
+  CHECK(tight["decode_mfu_implied"].get<double>() < loose["decode_mfu_implied"].get<double>());
+  CHECK(tight["over_chinchilla"].get<double>() > loose["over_chinchilla"].get<double>());
+  // Below the batch-1 step no model of 100B active parameters meets it: one line naming the key.
+  const CliRun below =
+      solve_json("frontier_derived.toml", {"--set", "inference.latency_per_token=10ms"});
+  CHECK(below.status == 2);
+  CHECK_THAT(below.err, Catch::Contains("inference.latency_per_token"));
+}

@@ -177,6 +177,27 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     throw InputError("inference.chips: one sequence's KV cache at context " +
                      std::to_string(context) + " does not fit the replica's HBM at any model size");
   }
+  // A latency target bounds N as well: batch 1 must decode within it, and its step (the weights
+  // and one context read, or its FLOPs) grows with N. Without this bound the optimum's search
+  // would step past it and fail instead of stopping at the largest model that meets it.
+  if (const auto latency = priced.serving.latency_per_token_seconds) {
+    const double longest = std::max(context, rl_context);
+    auto step_seconds = [&](double params) {
+      const Architecture scaled = architecture_at(inputs.architecture, params);
+      return decode_step(make_roofline(scaled, priced.serving, "inference"), 1.0, longest)
+          .seconds();
+    };
+    if (step_seconds(model.max_params) > *latency) {
+      // Bisection in ln N: the step is increasing in N; 200 halvings of at most ~60 e-folds
+      // reach the last bit of a double.
+      double low = std::log(model.max_params) - 60.0, high = std::log(model.max_params);
+      for (int i = 0; i < 200 && high - low > 1e-15 * std::abs(high); ++i) {
+        const double mid = 0.5 * (low + high);
+        (step_seconds(std::exp(mid)) <= *latency ? low : high) = mid;
+      }
+      model.max_params = std::exp(low - kLogMargin);
+    }
+  }
   return model;
 }
 
