@@ -1,5 +1,5 @@
 // scaleopt hardware: the built-in chip catalog, dense peaks with their sources, and the
-// FLOP/byte ratio that sets the critical batch (DESIGN.md sections 4 and 6).
+// FLOP/byte ratio that sets the critical batch (docs/model.md, Hardware and Inference roofline).
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A transformer's shape, reduced to what the cost models need: parameters (total and active,
 // for mixtures of experts), KV-cache bytes per token, and attention FLOPs per context token
-// (DESIGN.md sections 3 and 4). Dimensions are doubles so that every numeric input can be
+// (docs/model.md, Architecture). Dimensions are doubles so that every numeric input can be
 // set, swept or sampled by path like any other (scenario/scenario_keys.hpp).
 //
 // Either the shape is given (layers, d_model, heads, ...) and everything is derived from it,
@@ -76,7 +76,7 @@ struct Architecture {
   double active_param_count() const;
 
   // Elements cached per token over all layers: 2 * kv_cache_layers * kv_heads * head_dim
-  // (MHA/GQA/MQA) or kv_cache_layers * (kv_latent_dim + rope_dim) (MLA), DESIGN.md section 4.
+  // (MHA/GQA/MQA) or kv_cache_layers * (kv_latent_dim + rope_dim) (MLA), docs/model.md "KV bytes per token".
   double kv_elements_per_token() const;
   // kv_bytes_per_token if given, else kv_elements_per_token() * bytes_per_element.
   double kv_cache_bytes_per_token(double bytes_per_element) const;

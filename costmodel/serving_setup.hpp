@@ -25,11 +25,11 @@ struct ServingSetup {
   double context_tokens = 8192.0;                   // tokens in each sequence's KV cache (assumed)
   std::optional<double> batch;                      // sequences per decode step; absent: best batch
   std::optional<double> latency_per_token_seconds;  // upper bound on one decode step
-  // Fractions of the peak that kernels reach; 1 is the pure roofline of DESIGN.md section 4.
+  // Fractions of the peak that kernels reach; 1 is the pure roofline of docs/model.md.
   double compute_efficiency = 1.0;
   double bandwidth_efficiency = 1.0;
   // Count attention FLOPs (q.k and values over the context) in the compute time. Off by
-  // default, as in DESIGN.md section 4 and the talk, where t_compute = B * 2 N_active / F.
+  // default, as in docs/model.md (Inference roofline) and the talk, where t_compute = B * 2 N_active / F.
   bool attention_flops = false;
   std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
   InferencePricing pricing = InferencePricing::roofline;
