@@ -76,7 +76,8 @@ struct Architecture {
   double active_param_count() const;
 
   // Elements cached per token over all layers: 2 * kv_cache_layers * kv_heads * head_dim
-  // (MHA/GQA/MQA) or kv_cache_layers * (kv_latent_dim + rope_dim) (MLA), docs/model.md "KV bytes per token".
+  // (MHA/GQA/MQA) or kv_cache_layers * (kv_latent_dim + rope_dim) (MLA), docs/model.md "KV bytes
+  // per token".
   double kv_elements_per_token() const;
   // kv_bytes_per_token if given, else kv_elements_per_token() * bytes_per_element.
   double kv_cache_bytes_per_token(double bytes_per_element) const;

@@ -102,8 +102,8 @@ Architecture deepseek_v32() {
   return a;
 }
 
-// The frontier model of Pope on Dwarkesh (2026) as the talk states it (docs/model.md, Sources): 100B
-// active parameters and about 1.7 KB of KV cache per token (the talk's inverse: a price step
+// The frontier model of Pope on Dwarkesh (2026) as the talk states it (docs/model.md, Sources):
+// 100B active parameters and about 1.7 KB of KV cache per token (the talk's inverse: a price step
 // at 200K tokens with F/W ~ 600 FLOP/byte gives 1667 bytes). The talk gives no total
 // parameter count; this preset assumes a dense model (total = active): set total_params for
 // a mixture of experts.

@@ -1,7 +1,7 @@
 #pragma once
 // The inference roofline (Pope et al. 2022, "Efficiently Scaling Transformer Inference";
-// "How to Scale Your Model", ch. 7; Pope on Dwarkesh 2026), docs/model.md, Inference roofline. One decode
-// step of B sequences at context S on a replica with peak F FLOP/s and bandwidth W bytes/s:
+// "How to Scale Your Model", ch. 7; Pope on Dwarkesh 2026), docs/model.md, Inference roofline. One
+// decode step of B sequences at context S on a replica with peak F FLOP/s and bandwidth W bytes/s:
 //
 //   t_compute = B * 2 N_active / F
 //   t_memory  = (N_total * bytes_per_param + B * S * kv_bytes_per_token) / W

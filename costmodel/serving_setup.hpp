@@ -29,7 +29,8 @@ struct ServingSetup {
   double compute_efficiency = 1.0;
   double bandwidth_efficiency = 1.0;
   // Count attention FLOPs (q.k and values over the context) in the compute time. Off by
-  // default, as in docs/model.md (Inference roofline) and the talk, where t_compute = B * 2 N_active / F.
+  // default, as in docs/model.md (Inference roofline) and the talk, where t_compute = B * 2
+  // N_active / F.
   bool attention_flops = false;
   std::optional<double> usd_per_chip_hour;  // absent: the chip's catalog price (assumed)
   InferencePricing pricing = InferencePricing::roofline;

@@ -83,7 +83,8 @@ TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[
                           "usd_per_mtok_output", "output_input_ratio"}) {
     CHECK(json.contains(key));
   }
-  // B* = 295.22 * N_total / N_active for bf16 on H100 (the talk: ~300 / sparsity; docs/model.md, Critical batch).
+  // B* = 295.22 * N_total / N_active for bf16 on H100 (the talk: ~300 / sparsity; docs/model.md,
+  // Critical batch).
   CHECK(json["critical_batch"].get<double>() ==
         Approx(989e12 * 2 * 671026404352.0 / (2 * 3.35e12 * 37552282624.0)).epsilon(1e-14));
   // S* = 2 N_active W / (F kv): 70,272 bytes per token in bf16.

@@ -1,5 +1,5 @@
-// The talk's back-out (Pope on Dwarkesh 2026; docs/model.md, Inference roofline): a price step at S* gives
-// kv = 2 N_active / ((F/W) S*), and the attention layouts that cache about that much.
+// The talk's back-out (Pope on Dwarkesh 2026; docs/model.md, Inference roofline): a price step at
+// S* gives kv = 2 N_active / ((F/W) S*), and the attention layouts that cache about that much.
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,5 +1,5 @@
-// The inference roofline (docs/model.md, Inference roofline): B*, S*, the talk's inverse, the shape of cost
-// per token against context, and one decode step computed by hand.
+// The inference roofline (docs/model.md, Inference roofline): B*, S*, the talk's inverse, the shape
+// of cost per token against context, and one decode step computed by hand.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -23,7 +23,8 @@ ServingSetup setup_on(const std::string& chip, Precision precision, double chips
 }  // namespace
 
 TEST_CASE("B* is ~295 for a dense model on an H100, in bf16 and fp8 alike", "[roofline]") {
-  // docs/model.md, Critical batch: 1979e12 * 1 byte / (2 * 3.35e12) ~ 295; bf16: 989e12 * 2 / (2 * 3.35e12).
+  // docs/model.md, Critical batch: 1979e12 * 1 byte / (2 * 3.35e12) ~ 295; bf16: 989e12 * 2 / (2
+  // * 3.35e12).
   const Architecture dense = architecture_preset("llama3-70b");
   const double bf16 =
       critical_batch(make_roofline(dense, setup_on("h100-sxm", Precision::bf16), "t"));
@@ -71,8 +72,9 @@ TEST_CASE("cost per token against context: flat below S*, linear above, kink at 
   const Architecture model = architecture_preset("frontier-100b");
   const Roofline r = make_roofline(model, setup_on("h100-sxm", Precision::fp8), "t");
   const double s_star = crossover_context(r);
-  // Large batch, where the weight read is amortised away (docs/model.md, Context crossover: "large batch"): with
-  // B = 1e9 the weights add 100GB / 1e9 = 100 bytes per token, 0.03% of the KV read at S*.
+  // Large batch, where the weight read is amortised away (docs/model.md, Context crossover: "large
+  // batch"): with B = 1e9 the weights add 100GB / 1e9 = 100 bytes per token, 0.03% of the KV read
+  // at S*.
   const double batch = 1e9;
   auto cost = [&](double context) {
     return output_token_cost(r, decode_step(r, batch, context)).usd;

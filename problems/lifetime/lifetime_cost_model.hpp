@@ -1,8 +1,8 @@
 #pragma once
 // What a model's whole life costs, as a function of its size N and pretraining tokens D:
 // pretraining (6 N D FLOPs), RL on a fixed token budget, and serving a fixed inference demand
-// (Sardana et al. 2024, Eq. 3 and its cost form; docs/model.md, Lifetime cost). Each phase is counted in
-// FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
+// (Sardana et al. 2024, Eq. 3 and its cost form; docs/model.md, Lifetime cost). Each phase is
+// counted in FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
 //
 // The model is dense in N: the same N trains, rolls out and serves. Costs that depend on N in
 // a nonlinear way (inference priced by the roofline) plug in as a function of N.
