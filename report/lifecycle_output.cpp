@@ -1,4 +1,5 @@
 #include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -182,7 +183,7 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
                      : Json("law");
   json["scenario"] = scenario.file;
   json["assumptions"] = scenario.assumptions;
-  return json;
+  return json_document(json);
 }
 
 Table solution_table(const Scenario& scenario, const QuestionSolution& s) {

@@ -2,10 +2,10 @@
 // How a lifecycle solution is shown: one screen that tells the story (demand, tokens,
 // over-Chinchilla factor, costs by phase, the heuristic beside its optimum), or JSON.
 
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
+#include "scaleopt/report/json_fwd.hpp"
 
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/report/table.hpp"
@@ -19,8 +19,7 @@ namespace scaleopt::report {
 // status, message, kkt_residual, constraint_violation, reference_relative_difference; for
 // equal-cost `optimum` holds the same keys for the true optimum and `heuristic_overpay` the
 // heuristic's excess cost. Also unit, law, rule, scenario, assumptions.
-nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& law,
-                                     const QuestionSolution& solution);
+Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& solution);
 
 std::string solution_text(const Scenario& scenario, const LossLaw& law,
                           const QuestionSolution& solution);

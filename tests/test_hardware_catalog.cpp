@@ -1,5 +1,6 @@
 // The hardware catalog (costmodel/data/hardware.toml, embedded): the datasheets'
-// figures (docs/model.md, Hardware), dense (no 2:4 sparsity), a source for every chip, prices only as assumptions.
+// figures (docs/model.md, Hardware), dense (no 2:4 sparsity), a source for every chip, prices only
+// as assumptions.
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -15,7 +16,8 @@ using namespace scaleopt::cli;
 
 namespace {
 
-// docs/model.md's Hardware table, typed in from the datasheets: bf16 and fp8 TFLOP/s (0: none), HBM TB/s, GB.
+// docs/model.md's Hardware table, typed in from the datasheets: bf16 and fp8 TFLOP/s (0: none), HBM
+// TB/s, GB.
 struct DesignRow {
   double bf16_tflops, fp8_tflops, hbm_tb_per_s, hbm_gb;
 };
@@ -73,7 +75,8 @@ TEST_CASE("every catalog entry has a source with a URL, prices come with a note"
     CHECK_FALSE(chip.name.empty());
     if (chip.usd_per_hour) CHECK_THAT(chip.price_note, Catch::StartsWith("assumption"));
   }
-  CHECK(*find_hardware(chips, "h100-sxm").usd_per_hour == 2.0);  // docs/model.md, Default prices: $2/GPU-hour
+  CHECK(*find_hardware(chips, "h100-sxm").usd_per_hour ==
+        2.0);  // docs/model.md, Default prices: $2/GPU-hour
 }
 
 TEST_CASE("a chip without a format says which it has", "[hardware]") {
@@ -117,7 +120,7 @@ TEST_CASE("scaleopt hardware lists the catalog as a table and as JSON", "[hardwa
                             Catch::Contains("price (assumed)") && Catch::Contains("Sources:"));
   const CliRun json = run_cli({"hardware", "--json"});
   REQUIRE(json.status == 0);
-  const auto list = json.json();
+  const auto list = json.json()["hardware"];
   REQUIRE(list.size() == 8);
   CHECK(list[2]["id"] == "h100-sxm");
   CHECK(list[2]["fp8_flop_per_second"].get<double>() == 1979e12);
