@@ -33,10 +33,13 @@ namespace scaleopt {
 
 inline constexpr std::string_view kProvenancePrefix = "# scaleopt-provenance: ";
 // The version of the files' layout (these lines and the columns); raised when either changes
-// in a way a reader would notice.
+// in a way a reader would notice. Not report::kJsonSchemaVersion, which numbers the layout of
+// the --json answers (docs/json.md): a CSV file and a JSON answer change independently (a new
+// JSON key leaves the files as they were), and a reader of either checks only its own number.
 inline constexpr int kSweepFileSchema = 1;
 
-// scaleopt's version (CMake's project version).
+// scaleopt's version (CMake's project version): what `scaleopt --version` prints and the
+// provenance lines record.
 std::string scaleopt_version();
 
 struct Provenance {

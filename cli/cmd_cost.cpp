@@ -8,6 +8,7 @@
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/overflow.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
 #include "scaleopt/scenario/scenario.hpp"

@@ -13,6 +13,7 @@
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/fit_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/runs_csv.hpp"

@@ -1,12 +1,13 @@
 // scaleopt hardware: the built-in chip catalog, dense peaks with their sources, and the
-// FLOP/byte ratio that sets the critical batch (DESIGN.md sections 4 and 6).
+// FLOP/byte ratio that sets the critical batch (docs/model.md, Hardware and Inference roofline).
 
 #include <memory>
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/catalog_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 
@@ -16,10 +17,6 @@ namespace {
 
 std::string rate(const std::optional<double>& value) {
   return value ? format_quantity(*value, Unit::count, 4) : "-";
-}
-
-Json optional_json(const std::optional<double>& value) {
-  return value ? Json(*value) : Json(nullptr);
 }
 
 // FLOP per byte of HBM traffic at the chip's highest-precision rate (bf16 where it has one):
@@ -35,21 +32,7 @@ double flop_per_byte(const Hardware& chip) {
 int run_hardware(bool json, std::ostream& out) {
   const std::vector<Hardware> chips = builtin_hardware();
   if (json) {
-    Json list = Json::array();
-    for (const Hardware& chip : chips) {
-      list.push_back(Json{{"id", chip.id},
-                          {"name", chip.name},
-                          {"bf16_flop_per_second", optional_json(chip.bf16_flop_per_second)},
-                          {"fp8_flop_per_second", optional_json(chip.fp8_flop_per_second)},
-                          {"int8_op_per_second", optional_json(chip.int8_op_per_second)},
-                          {"hbm_bytes_per_second", chip.hbm_bytes_per_second},
-                          {"hbm_bytes", chip.hbm_bytes},
-                          {"usd_per_hour", optional_json(chip.usd_per_hour)},
-                          {"price_is_assumption", true},
-                          {"price_note", chip.price_note},
-                          {"source", chip.source}});
-    }
-    out << list.dump(2) << "\n";
+    out << hardware_json(chips).dump(2) << "\n";
     return kExitOk;
   }
   Table table("Hardware catalog: dense peaks per chip (no 2:4 sparsity)");
@@ -81,7 +64,7 @@ void add_hardware_command(CLI::App& app, Action& chosen) {
   auto* command =
       app.add_subcommand("hardware", "List the hardware catalog: dense peaks, HBM, sources");
   auto json = std::make_shared<bool>(false);
-  command->add_flag("--json", *json, "Print a JSON array instead of a table");
+  command->add_flag("--json", *json, "Print one JSON object instead of a table");
   command->footer(
       "Examples:\n"
       "  scaleopt hardware\n"

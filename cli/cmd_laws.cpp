@@ -5,33 +5,19 @@
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/catalog_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
 using namespace report;  // what the commands print is built by report/
 namespace {
 
-constexpr double kReferenceComputeFlops = 1e24;
-
-double tokens_per_param_at_reference(const LossLaw& law) {
-  const auto allocation =
-      compute_optimal_allocation(coefficients_of<double>(law), kReferenceComputeFlops);
-  return allocation.tokens / allocation.params;
-}
-
 int run_laws(bool json, std::ostream& out) {
   const auto presets = loss_law_presets();
   if (json) {
-    Json list = Json::array();
-    for (const LossLaw& law : presets) {
-      Json entry = law_json(law);
-      entry["tokens_per_param_at_1e24_flops"] = tokens_per_param_at_reference(law);
-      list.push_back(entry);
-    }
-    out << list.dump(2) << "\n";
+    out << laws_json(presets).dump(2) << "\n";
     return kExitOk;
   }
   Table table("Loss-law presets: L(N, D) = E + A / N^alpha + B / D^beta");
@@ -60,7 +46,7 @@ int run_laws(bool json, std::ostream& out) {
 void add_laws_command(CLI::App& app, Action& chosen) {
   auto* command = app.add_subcommand("laws", "List the loss-law presets with their sources");
   auto json = std::make_shared<bool>(false);
-  command->add_flag("--json", *json, "Print a JSON array instead of a table");
+  command->add_flag("--json", *json, "Print one JSON object instead of a table");
   command->callback(
       [json, &chosen] { chosen = [json](std::ostream& out) { return run_laws(*json, out); }; });
 }

@@ -9,6 +9,7 @@
 #include "scaleopt/cli/law_flags.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/overflow.hpp"
 #include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
@@ -44,10 +45,7 @@ int run_loss(const LossArgs& args, std::ostream& out) {
                                    {"law alpha", law.alpha},
                                    {"law beta", law.beta}}));
   if (args.json) {
-    Json json = allocation_json(point, {law, std::nullopt});
-    json["chinchilla_tokens"] = frontier.tokens;
-    json["over_chinchilla"] = over;
-    out << json.dump(2) << "\n";
+    out << loss_answer(point, law, frontier.tokens, over).dump(2) << "\n";
     return kExitOk;
   }
   Table table("Loss of N = " + format_quantity(params, Unit::count, 4) +

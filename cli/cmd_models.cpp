@@ -7,7 +7,8 @@
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
-#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/catalog_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
@@ -28,22 +29,7 @@ std::string attention_text(const Architecture& a) {
 int run_models(bool json, std::ostream& out) {
   const auto presets = architecture_presets();
   if (json) {
-    Json list = Json::array();
-    for (const Architecture& a : presets) {
-      list.push_back(
-          Json{{"name", a.name},
-               {"total_params", a.total_param_count()},
-               {"active_params", a.active_param_count()},
-               {"layers", a.layers},
-               {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
-               {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
-               {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
-               {"sparse_top_k", a.sparse_top_k},
-               {"layer_pattern", a.has_layer_pattern() ? Json(format_layer_pattern(a.layer_pattern))
-                                                       : Json(nullptr)},
-               {"source", a.source}});
-    }
-    out << list.dump(2) << "\n";
+    out << models_json(presets).dump(2) << "\n";
     return kExitOk;
   }
   Table table("Model presets");
@@ -75,7 +61,7 @@ void add_models_command(CLI::App& app, Action& chosen) {
   auto* command = app.add_subcommand(
       "models", "List the model presets: parameters, attention, KV bytes per token, sources");
   auto json = std::make_shared<bool>(false);
-  command->add_flag("--json", *json, "Print a JSON array instead of a table");
+  command->add_flag("--json", *json, "Print one JSON object instead of a table");
   command->footer(
       "Parameters include both embedding matrices, as model cards count them; KV bytes are\n"
       "2 * layers * kv_heads * head_dim * bytes (GQA) or layers * (kv_latent + rope) * bytes\n"

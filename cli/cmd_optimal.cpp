@@ -10,6 +10,7 @@
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/overflow.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
 
@@ -67,10 +68,8 @@ int run_optimal(const OptimalArgs& args, std::ostream& out) {
                                    {"law B", rule.law.B},
                                    {"law alpha", rule.law.alpha},
                                    {"law beta", rule.law.beta}}));
-  const Json json = allocation_json(allocation, rule);
-
   if (args.json) {
-    out << json.dump(2) << "\n";
+    out << optimal_answer(allocation, rule).dump(2) << "\n";
   } else {
     print_allocation(out, title, allocation, rule);
   }

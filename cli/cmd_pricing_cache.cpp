@@ -73,34 +73,10 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
   const CachePlan plan = plan_cache(options, hold, context * bytes_per_token, "--");
   const bool converged = plan.status == Status::converged;
 
-  Json tiers = Json::array();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const CacheTier& tier = rows[i].tier;
-    const CacheOption& option = rows[i].option;
-    const bool storage = option.id != "recompute";
-    tiers.push_back(
-        {{"id", option.id},
-         {"name", option.name},
-         {"capacity_bytes", storage ? Json(tier.capacity_bytes) : Json(nullptr)},
-         {"bytes_per_second", storage ? Json(tier.bytes_per_second) : Json(nullptr)},
-         {"drain_seconds", storage ? Json(tier.drain_seconds()) : Json(nullptr)},
-         {"usd_per_byte_second", storage ? Json(tier.usd_per_byte_second) : Json(nullptr)},
-         {"hold_usd_per_mtok", option.hold_usd_per_token(hold) * kTokensPerMillion},
-         {"retrieval_usd_per_mtok", option.retrieval_usd_per_token * kTokensPerMillion},
-         {"usd_per_mtok", option.usd_per_token(hold) * kTokensPerMillion},
-         {"usd_per_prompt", option.usd_per_token(hold) * context},
-         {"fits", static_cast<bool>(plan.fits[i])},
-         {"cheapest", i == plan.cheapest},
-         {"price_note", storage ? tier.price_note : "prefill at the roofline"},
-         {"source", storage ? tier.source : "the serving replica (scaleopt roofline)"}});
-  }
-  Json switches = Json::array();
-  for (const CacheSwitch& s : plan.switches) {
-    switches.push_back({{"hold_seconds", s.hold_seconds},
-                        {"closed_form_hold_seconds", s.closed_form_hold_seconds},
-                        {"from", options[s.from].id},
-                        {"to", options[s.to].id}});
-  }
+  std::vector<CacheTier> tiers_of_options;
+  for (const TierRow& row : rows) tiers_of_options.push_back(row.tier);
+  const Json tiers = cache_tiers_json(tiers_of_options, options, plan, hold, context);
+  const Json switches = cache_switches_json(plan, options);
   std::string culprits = extreme_serving_inputs(inputs);
   if (const std::string own = extreme_flags({{"--hold", hold}, {"--context", context}});
       !own.empty()) {
@@ -109,19 +85,10 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
   refuse_non_finite(Json{{"tiers", tiers}, {"switches", switches}}, culprits,
                     inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
-    Json json{{"status", std::string(to_string(plan.status))},
-              {"message", plan.message},
-              {"model", inputs.model.name},
-              {"hardware", inputs.setup.chip.id},
-              {"hold_seconds", hold},
-              {"context", context},
-              {"kv_bytes_per_token", bytes_per_token},
-              {"prompt_bytes", plan.prompt_bytes},
-              {"cheapest", options[plan.cheapest].id},
-              {"tiers", tiers},
-              {"switches", switches},
-              {"assumptions", inputs.assumptions}};
-    out << json.dump(2) << "\n";
+    out << pricing_cache_answer(inputs, plan, options, hold, context, bytes_per_token, tiers,
+                                switches)
+               .dump(2)
+        << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 

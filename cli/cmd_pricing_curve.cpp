@@ -57,65 +57,6 @@ std::vector<Marked> curve_contexts(const FlagRange& range, int points, double s_
   return contexts;
 }
 
-Json point_json(const CurvePoint& point, const std::string& marker,
-                const std::optional<PriceList>& prices) {
-  const ServingPlan& plan = point.plan;
-  Json price_in = nullptr, price_out = nullptr;
-  if (prices) {
-    const PriceTier& tier = prices->tier_for(plan.context_tokens);
-    price_in = tier.usd_per_mtok_input;
-    price_out = tier.usd_per_mtok_output;
-  }
-  if (!point.feasible()) {
-    // No batch fits: the row says why, and has no costs.
-    return {{"context", plan.context_tokens},
-            {"marker", marker},
-            {"status", std::string(to_string(plan.status))},
-            {"message", plan.message},
-            {"batch", nullptr},
-            {"batch_bound", nullptr},
-            {"decode_memory_bound", nullptr},
-            {"usd_per_mtok_input", nullptr},
-            {"usd_per_mtok_output", nullptr},
-            {"usd_per_mtok_output_large_batch", nullptr},
-            {"compute_usd_per_mtok_output", nullptr},
-            {"weight_usd_per_mtok_output", nullptr},
-            {"kv_usd_per_mtok_output", nullptr},
-            {"indexer_usd_per_mtok_output", nullptr},
-            {"output_input_ratio", nullptr},
-            {"price_usd_per_mtok_input", price_in},
-            {"price_usd_per_mtok_output", price_out},
-            {"markup_input", nullptr},
-            {"markup_output", nullptr}};
-  }
-  const double input = plan.input_token.usd * kTokensPerMillion;
-  const double output = plan.output_token.usd * kTokensPerMillion;
-  Json markup_in = nullptr, markup_out = nullptr;
-  if (prices) {
-    markup_in = finite_or_null(price_in.get<double>() / input);
-    markup_out = finite_or_null(price_out.get<double>() / output);
-  }
-  return {{"context", plan.context_tokens},
-          {"marker", marker},
-          {"status", std::string(to_string(plan.status))},
-          {"message", plan.message},
-          {"batch", plan.batch},
-          {"batch_bound", std::string(to_string(plan.bound))},
-          {"decode_memory_bound", plan.step.memory_bound()},
-          {"usd_per_mtok_input", input},
-          {"usd_per_mtok_output", output},
-          {"usd_per_mtok_output_large_batch", point.output.large_batch_usd * kTokensPerMillion},
-          {"compute_usd_per_mtok_output", point.output.compute_usd * kTokensPerMillion},
-          {"weight_usd_per_mtok_output", point.output.weight_usd * kTokensPerMillion},
-          {"kv_usd_per_mtok_output", point.output.kv_usd * kTokensPerMillion},
-          {"indexer_usd_per_mtok_output", point.output.indexer_usd * kTokensPerMillion},
-          {"output_input_ratio", plan.output_input_ratio()},
-          {"price_usd_per_mtok_input", price_in},
-          {"price_usd_per_mtok_output", price_out},
-          {"markup_input", markup_in},
-          {"markup_output", markup_out}};
-}
-
 std::string context_text(double context) {
   return std::isfinite(context) ? format_quantity(context, Unit::count, 4) + " tokens" : "none";
 }
@@ -148,7 +89,7 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
 
   Json rows = Json::array();
   for (std::size_t i = 0; i < curve.points.size(); ++i) {
-    rows.push_back(point_json(curve.points[i], marked[i].marker, inputs.prices));
+    rows.push_back(curve_point_json(curve.points[i], marked[i].marker, inputs.prices));
   }
   // A price of 1e300 per chip-hour made costs of inf: refused, never printed or written.
   refuse_non_finite(rows, extreme_serving_inputs(inputs),
@@ -159,22 +100,7 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   }
 
   if (args.json) {
-    Json json{{"status", std::string(to_string(curve.status))},
-              {"message", curve.message},
-              {"model", inputs.model.name},
-              {"hardware", inputs.setup.chip.id},
-              {"chips", inputs.setup.chips},
-              {"precision", std::string(to_string(inputs.setup.precision))},
-              {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
-              {"usd_per_chip_hour", roofline.usd_per_chip_hour},
-              {"kv_bytes_per_token", cached_bytes_per_token(roofline)},
-              {"critical_batch", curve.critical_batch},
-              {"crossover_context", finite_or_null(curve.crossover_context)},
-              {"knee_context", finite_or_null(curve.knee_context)},
-              {"price_list", inputs.prices ? price_list_json(*inputs.prices) : Json(nullptr)},
-              {"points", rows},
-              {"assumptions", inputs.assumptions}};
-    out << json.dump(2) << "\n";
+    out << pricing_curve_answer(inputs, roofline, curve, rows).dump(2) << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 

@@ -132,34 +132,10 @@ int run_infer_kv(const InferKvArgs& args, std::ostream& out) {
   const std::vector<KvLayout> layouts = kv_layouts_near(kv, options, "--");
 
   if (args.json) {
-    Json list = Json::array();
-    for (const KvLayout& layout : layouts) {
-      list.push_back({{"description", layout.describe()},
-                      {"attention", std::string(to_string(layout.attention))},
-                      {"kv_heads", layout.kv_heads},
-                      {"head_dim", layout.head_dim},
-                      {"kv_latent_dim", layout.kv_latent_dim},
-                      {"rope_dim", layout.rope_dim},
-                      {"bytes_per_element", layout.bytes_per_element},
-                      {"cache_layers", layout.cache_layers},
-                      {"layers_per_cache", options.model_layers > 0.0
-                                               ? Json(options.model_layers / layout.cache_layers)
-                                               : Json(nullptr)},
-                      {"kv_bytes_per_token", layout.kv_bytes_per_token},
-                      {"relative_difference", layout.relative_difference}});
-    }
-    Json json{{"kv_bytes_per_token", kv},
-              {"breakpoint_context", breakpoint.value},
-              {"active_params", active.value},
-              {"flop_per_byte", intensity.value},
-              {"sources",
-               {{"breakpoint_context", breakpoint.source},
-                {"active_params", active.source},
-                {"flop_per_byte", intensity.source}}},
-              {"model_layers", options.model_layers > 0.0 ? Json(options.model_layers) : Json()},
-              {"tolerance", options.tolerance},
-              {"layouts", list}};
-    out << json.dump(2) << "\n";
+    out << infer_kv_answer(kv, {breakpoint.value, breakpoint.source}, {active.value, active.source},
+                           {intensity.value, intensity.source}, options, layouts)
+               .dump(2)
+        << "\n";
     return kExitOk;
   }
 

@@ -29,34 +29,6 @@ struct LongContextArgs {
   bool json = false;
 };
 
-// What limits a decode step, and what limited the batch.
-std::string binding_text(const ServingPlan& plan) {
-  std::string text = plan.step.memory_bound() ? "HBM bandwidth" : "compute";
-  if (plan.bound == BatchBound::hbm) text += ", batch capped by HBM capacity";
-  if (plan.bound == BatchBound::latency) text += ", batch capped by the latency target";
-  return text;
-}
-
-Json context_json(const ContextCost& cost) {
-  const ServingPlan& plan = cost.point.plan;
-  const OutputCostTerms& terms = cost.point.output;
-  return {{"context", plan.context_tokens},
-          {"status", std::string(to_string(plan.status))},
-          {"chips", cost.chips},
-          {"batch", plan.batch},
-          {"batch_bound", std::string(to_string(plan.bound))},
-          {"decode_memory_bound", plan.step.memory_bound()},
-          {"binding", binding_text(plan)},
-          {"usd_per_mtok_output", plan.output_token.usd * kTokensPerMillion},
-          {"usd_per_mtok_input", plan.input_token.usd * kTokensPerMillion},
-          {"decode_flops_per_token", plan.step.flops / plan.batch},
-          {"kv_bytes_per_sequence", cost.kv_bytes_per_sequence},
-          {"compute_usd_per_mtok_output", terms.compute_usd * kTokensPerMillion},
-          {"weight_usd_per_mtok_output", terms.weight_usd * kTokensPerMillion},
-          {"kv_usd_per_mtok_output", terms.kv_usd * kTokensPerMillion},
-          {"indexer_usd_per_mtok_output", terms.indexer_usd * kTokensPerMillion}};
-}
-
 int run_long_context(const LongContextArgs& args, std::ostream& out) {
   ServingFlags flags = args.serving;
   std::vector<std::string> defaults;
@@ -118,31 +90,12 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
                 row.long_context.point.plan.status == Status::converged;
   }
 
-  Json list = Json::array();
-  for (const LongContextRow& row : rows) {
-    const double ratio =
-        row.long_context.point.plan.output_token.usd / row.reference.point.plan.output_token.usd;
-    list.push_back({{"variant", row.variant.id},
-                    {"description", row.variant.description},
-                    {"kv_bytes_per_token", row.kv_bytes_per_token},
-                    {"reference", context_json(row.reference)},
-                    {"long_context", context_json(row.long_context)},
-                    {"output_cost_ratio", ratio}});
-  }
+  const Json list = long_context_variants_json(rows);
   refuse_non_finite(list, extreme_flags({{"--context", long_context}, {"--reference", reference}}),
                     inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
-    Json json{{"status", converged ? "converged" : "not_converged"},
-              {"model", inputs.model.name},
-              {"hardware", inputs.setup.chip.id},
-              {"precision", std::string(to_string(inputs.setup.precision))},
-              {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
-              {"attention_flops", inputs.setup.attention_flops},
-              {"reference_context", reference},
-              {"long_context", long_context},
-              {"variants", list},
-              {"assumptions", inputs.assumptions}};
-    out << json.dump(2) << "\n";
+    out << pricing_long_context_answer(inputs, converged, reference, long_context, list).dump(2)
+        << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 

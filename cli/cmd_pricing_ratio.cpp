@@ -76,13 +76,7 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
       plan.status == Status::converged && (!inverse || inverse->status == Status::converged);
   const double b_star = critical_batch(roofline);
 
-  Json by_batch = Json::array();
-  for (double batch : display_batches(roofline, context)) {
-    by_batch.push_back(
-        {{"batch", batch},
-         {"output_input_ratio", output_input_cost_ratio(roofline, batch, context)},
-         {"memory_bound_factor", decode_memory_bound_factor(roofline, batch, context)}});
-  }
+  const Json by_batch = ratio_by_batch_json(roofline, context, display_batches(roofline, context));
   // A context of 1e-300 tokens made the ratio inf: refused, never printed.
   refuse_non_finite(Json{{"critical_batch", b_star},
                          {"batch", plan.batch},
@@ -91,27 +85,10 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
                          {"hbm_full_batch", inverse ? Json(inverse->hbm_full_batch) : Json()}},
                     extreme_serving_inputs(inputs), inputs.file.empty() ? "" : inputs.file + ": ");
   if (args.json) {
-    Json json{
-        {"status", converged ? "converged" : "not_converged"},
-        {"model", inputs.model.name},
-        {"hardware", inputs.setup.chip.id},
-        {"context", context},
-        {"critical_batch", b_star},
-        {"crossover_context", finite_or_null(crossover_context(roofline))},
-        {"batch", plan.batch},
-        {"batch_bound", std::string(to_string(plan.bound))},
-        {"output_input_ratio", plan.output_input_ratio()},
-        {"memory_bound_factor", decode_memory_bound_factor(roofline, plan.batch, context)},
-        {"ratio_by_batch", by_batch},
-        {"price_ratio", price_ratio ? Json(*price_ratio) : Json(nullptr)},
-        {"price_ratio_source", ratio_source},
-        {"implied_batch", inverse ? Json(inverse->batch) : Json(nullptr)},
-        {"implied_memory_bound_factor", inverse ? Json(inverse->memory_bound_factor) : Json()},
-        {"implied_status", inverse ? Json(std::string(to_string(inverse->status))) : Json()},
-        {"hbm_full_batch", inverse ? Json(inverse->hbm_full_batch) : Json()},
-        {"message", inverse ? inverse->message : plan.message},
-        {"assumptions", inputs.assumptions}};
-    out << json.dump(2) << "\n";
+    out << pricing_ratio_answer(inputs, roofline, plan, by_batch, price_ratio, ratio_source,
+                                inverse)
+               .dump(2)
+        << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 

@@ -14,7 +14,8 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/serving/serving_plan.hpp"
 #include "scaleopt/report/allocation_output.hpp"
-#include "scaleopt/report/json_number.hpp"
+#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/pricing_json.hpp"
 #include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
@@ -53,40 +54,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   const bool converged = plan.status == Status::converged;
 
   if (args.json) {
-    Json json{{"critical_batch", b_star},
-              {"crossover_context", finite_or_null(s_star)},
-              {"usd_per_mtok_input", input_per_mtok},
-              {"usd_per_mtok_output", output_per_mtok},
-              {"output_input_ratio", plan.output_input_ratio()},
-              {"status", std::string(to_string(plan.status))},
-              {"message", plan.message},
-              {"hardware", setup.chip.id},
-              {"model", model.name},
-              {"context", setup.context_tokens},
-              {"chips", setup.chips},
-              {"precision", std::string(to_string(setup.precision))},
-              {"kv_precision", std::string(to_string(setup.kv_precision))},
-              {"batch", plan.batch},
-              {"batch_bound", std::string(to_string(plan.bound))},
-              {"decode_step_seconds", plan.step.seconds()},
-              {"decode_memory_bound", plan.step.memory_bound()},
-              {"total_params", roofline.total_params},
-              {"active_params", roofline.active_params},
-              {"kv_bytes_per_token", roofline.kv_bytes_per_token},
-              {"kv_bytes_per_sequence", cached_bytes_per_sequence(roofline, setup.context_tokens)},
-              {"decode_flops_per_token", decode_flops_per_token(roofline, setup.context_tokens)},
-              {"decode_attention_flops_per_token",
-               decode_attention_flops_per_token(roofline, setup.context_tokens)},
-              {"prefill_flops_per_token", plan.prefill.flops},
-              {"prefill_memory_bound", plan.prefill.memory_seconds > plan.prefill.compute_seconds},
-              {"hbm_bytes_needed", plan.hbm_bytes_needed},
-              {"hbm_bytes", roofline.hbm_bytes},
-              {"flop_per_second", roofline.flop_per_second},
-              {"bytes_per_second", roofline.bytes_per_second},
-              {"usd_per_chip_hour", roofline.usd_per_chip_hour},
-              {"attention_flops", roofline.attention_flops},
-              {"assumptions", assumptions}};
-    out << json.dump(2) << "\n";
+    out << roofline_answer(inputs, roofline, plan).dump(2) << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 

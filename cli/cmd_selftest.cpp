@@ -9,6 +9,7 @@
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/print.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/stress_output.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 

@@ -9,6 +9,7 @@
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/sensitivity_output.hpp"
 
 namespace scaleopt::cli {

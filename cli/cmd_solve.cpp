@@ -8,6 +8,7 @@
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "scaleopt/analysis/input_scaling.hpp"
@@ -22,9 +21,13 @@
 #include "scaleopt/cli/progress_bar.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/sweep_summary.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt::cli {
+using report::sweep_summary_json;
+using report::SweepSummary;
 namespace {
 
 struct SweepArgs {
@@ -64,20 +67,15 @@ void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& gr
   const std::string partial = partial_path(args.out);
   const bool finished = !p.interrupted && !p.stopped;
   if (json) {
-    const nlohmann::ordered_json summary{
-        {"file", finished ? args.out : partial},
-        {"complete", finished},
-        {"grid_points", grid.size()},
-        {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
-        {"resumed_points", p.resumed},
-        {"solved_points", p.tally.points},
-        {"converged", p.tally.converged},
-        {"infeasible", p.tally.infeasible},
-        {"not_converged", p.tally.not_converged},
-        {"invalid_input", p.tally.invalid_input},
-        {"fast_path", p.tally.fast_path},
-        {"seconds", p.seconds}};
-    out << summary.dump(2) << "\n";
+    SweepSummary summary;
+    summary.file = finished ? args.out : partial;
+    summary.complete = finished;
+    summary.grid_points = grid.size();
+    summary.shard = std::to_string(shard.index) + "/" + std::to_string(shard.count);
+    summary.resumed_points = p.resumed;
+    summary.tally = p.tally;
+    summary.seconds = p.seconds;
+    out << sweep_summary_json(summary).dump(2) << "\n";
     return;
   }
   if (p.interrupted) {

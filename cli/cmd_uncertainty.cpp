@@ -11,6 +11,7 @@
 #include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/uncertainty_output.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 

@@ -7,7 +7,8 @@
 
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
-#include "scaleopt/report/json_number.hpp"
+#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/pricing_json.hpp"
 #include "scaleopt/report/pricing_output.hpp"
 
 namespace scaleopt::cli {

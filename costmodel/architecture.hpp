@@ -1,7 +1,7 @@
 #pragma once
 // A transformer's shape, reduced to what the cost models need: parameters (total and active,
 // for mixtures of experts), KV-cache bytes per token, and attention FLOPs per context token
-// (DESIGN.md sections 3 and 4). Dimensions are doubles so that every numeric input can be
+// (docs/model.md, Architecture). Dimensions are doubles so that every numeric input can be
 // set, swept or sampled by path like any other (scenario/scenario_keys.hpp).
 //
 // Either the shape is given (layers, d_model, heads, ...) and everything is derived from it,

@@ -214,8 +214,8 @@ Architecture deepseek_v4_flash() {
   return a;
 }
 
-// The frontier model of Pope on Dwarkesh (2026) as DESIGN.md sections 4-5 state it: 100B
-// active parameters and about 1.7 KB of KV cache per token (the talk's inverse: a price step
+// The frontier model of Pope on Dwarkesh (2026) as the talk states it (docs/model.md, Sources):
+// 100B active parameters and about 1.7 KB of KV cache per token (the talk's inverse: a price step
 // at 200K tokens with F/W ~ 600 FLOP/byte gives 1667 bytes). The talk gives no total
 // parameter count; this preset assumes a dense model (total = active): set total_params for
 // a mixture of experts.
@@ -223,7 +223,7 @@ Architecture frontier_100b() {
   Architecture a;
   a.name = "frontier-100b";
   a.source =
-      "Pope on Dwarkesh (2026) as in DESIGN.md section 4: 100B active parameters, ~1.7 KB of "
+      "Pope on Dwarkesh (2026): 100B active parameters, ~1.7 KB of "
       "KV cache per token; total parameters not stated, assumed equal to active (dense)";
   a.total_params = 100e9;
   a.active_params = 100e9;

@@ -1,6 +1,6 @@
 #pragma once
 // One accelerator chip: dense peak rates, HBM bandwidth and capacity, where the figures come
-// from, and an optional hourly price that is always an assumption (DESIGN.md section 6).
+// from, and an optional hourly price that is always an assumption (docs/model.md, Hardware).
 // The built-in catalog is costmodel/data/hardware.toml (text in hardware_catalog_text.hpp,
 // parsed by the CLI); scenarios add or override chips.
 

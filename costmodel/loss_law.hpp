@@ -1,7 +1,7 @@
 #pragma once
 // The Chinchilla loss law L(N, D) = E + A / N^alpha + B / D^beta (Hoffmann et al. 2022, Eq. 2),
 // its published presets and its derivatives in log space, which is where every problem
-// optimises (DESIGN.md section 7).
+// optimises (docs/model.md, How the optimiser solves them).
 
 #include <array>
 #include <optional>
@@ -45,7 +45,8 @@ struct LossLaw {
 // The coefficient names in the order LawUncertainty uses.
 inline constexpr std::array<const char*, 5> kLawCoefficientNames = {"E", "A", "B", "alpha", "beta"};
 
-// hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3 with their sources (docs/model.md).
+// hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3 with their sources (docs/model.md, Loss
+// law).
 std::vector<LossLaw> loss_law_presets();
 
 // The preset called `name`; throws InputError listing the known names otherwise.

@@ -1,7 +1,7 @@
 #pragma once
-// The cost of pretraining (DESIGN.md section 3): 6 N D matmul FLOPs (forward 2ND, backward
-// 4ND), plus, when the sequence length is given, 3 x the forward attention FLOPs
-// 2 * n_layers * n_ctx * d_attn per token (Kaplan et al. 2020, Table 1), at an MFU.
+// The cost of pretraining (docs/model.md, Pretraining cost): 6 N D matmul FLOPs (forward 2ND,
+// backward 4ND), plus, when the sequence length is given, 3 x the forward attention FLOPs 2 *
+// n_layers * n_ctx * d_attn per token (Kaplan et al. 2020, Table 1), at an MFU.
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/compute_cost.hpp"

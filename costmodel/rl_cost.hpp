@@ -1,5 +1,5 @@
 #pragma once
-// The cost of RL (DESIGN.md section 5): per rollout token, generation at the decode cost,
+// The cost of RL (docs/model.md, RL cost): per rollout token, generation at the decode cost,
 // the trained fraction f at 6 N_active FLOPs (training MFU), and p extra forward passes at the
 // prefill cost. In FLOPs per active parameter per rollout token: k = 2 + 6 f + 2 p. The talk's
 // "k between 2 and 6" is f from 0 to 2/3 with p = 0; f = 1 gives 8 because the trainer's

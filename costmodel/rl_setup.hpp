@@ -1,5 +1,5 @@
 #pragma once
-// Reinforcement learning after pretraining (DESIGN.md section 5; Pope on Dwarkesh 2026):
+// Reinforcement learning after pretraining (docs/model.md, RL cost; Pope on Dwarkesh 2026):
 // rollouts are generated token by token (decode cost), a fraction of them is trained on
 // (6 N per token at the training MFU), and optional extra forward passes (reference model,
 // log-probabilities) cost as prefill.

@@ -1,7 +1,7 @@
 #pragma once
 // The inference roofline (Pope et al. 2022, "Efficiently Scaling Transformer Inference";
-// "How to Scale Your Model", ch. 7; Pope on Dwarkesh 2026), DESIGN.md section 4. One decode
-// step of B sequences at context S on a replica with peak F FLOP/s and bandwidth W bytes/s:
+// "How to Scale Your Model", ch. 7; Pope on Dwarkesh 2026), docs/model.md, Inference roofline. One
+// decode step of B sequences at context S on a replica with peak F FLOP/s and bandwidth W bytes/s:
 //
 //   t_compute = B * (2 N_decode + attention FLOPs at S) / F
 //   t_memory  = (weights read + B * (embedding row + KV read at S)) / W

@@ -25,7 +25,7 @@ struct ServingSetup {
   double context_tokens = 8000.0;            // tokens in each sequence's KV cache (assumed; "8K")
   std::optional<double> batch;               // sequences per decode step; absent: best batch
   std::optional<double> latency_per_token_seconds;  // upper bound on one decode step
-  // Fractions of the peak that kernels reach; 1 is the pure roofline of DESIGN.md section 4.
+  // Fractions of the peak that kernels reach; 1 is the pure roofline of docs/model.md.
   double compute_efficiency = 1.0;
   double bandwidth_efficiency = 1.0;
   // Count attention FLOPs (q.k and values over the attended context, the indexer's scoring) in

@@ -1,4 +1,5 @@
 #include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -64,6 +65,18 @@ Json allocation_json(const Allocation& allocation, const AllocationRule& rule) {
   }
   json["law"] = law_json(rule.law);
   return json;
+}
+
+Json optimal_answer(const Allocation& allocation, const AllocationRule& rule) {
+  return json_document(allocation_json(allocation, rule));
+}
+
+Json loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_tokens,
+                 double over_chinchilla) {
+  Json json = allocation_json(point, {law, std::nullopt});
+  json["chinchilla_tokens"] = chinchilla_tokens;
+  json["over_chinchilla"] = over_chinchilla;
+  return json_document(json);
 }
 
 std::string allocation_text(const std::string& title, const Allocation& allocation,

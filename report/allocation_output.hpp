@@ -6,7 +6,7 @@
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/compute_optimal/allocation.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_fwd.hpp"
 
 namespace scaleopt::report {
 
@@ -18,6 +18,14 @@ Json finite_or_null(double value);
 // Keys: params, tokens, compute_flops, loss, tokens_per_param, status, message, algorithm,
 // kkt_residual, constraint_violation, evaluations, closed_form_relative_difference, rule, law.
 Json allocation_json(const Allocation& allocation, const AllocationRule& rule);
+
+// scaleopt optimal --json: allocation_json as a document (with "schema_version").
+Json optimal_answer(const Allocation& allocation, const AllocationRule& rule);
+
+// scaleopt loss --json: allocation_json of the point, then chinchilla_tokens (the law's
+// compute-optimal D for its N) and over_chinchilla (D over that).
+Json loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_tokens,
+                 double over_chinchilla);
 
 // The title line, then the rows; a status other than converged comes first and the numbers
 // are labelled as the last iterate, not an optimum.

@@ -1,4 +1,5 @@
 #include "scaleopt/report/cost_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -106,7 +107,7 @@ Json cost_json(const Scenario& s, const PhaseCosts& cost) {
   if (s.law && s.training.tokens > 0.0) {
     json["loss"] = s.law->loss(s.architecture.active_param_count(), s.training.tokens);
   }
-  return json;
+  return json_document(json);
 }
 
 std::string cost_text(const Scenario& s, const PhaseCosts& cost) {

@@ -1,4 +1,5 @@
 #include "scaleopt/report/csv_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <iomanip>
 #include <sstream>

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_fwd.hpp"
 
 namespace scaleopt::report {
 

@@ -1,4 +1,5 @@
 #include "scaleopt/report/fit_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,7 +87,7 @@ Json fit_json(const FitReport& report) {
                              {"covariance", boot.covariance}};
   }
   if (!report.law_file.empty()) json["law_file"] = report.law_file;
-  return json;
+  return json_document(json);
 }
 
 std::string fit_text(const FitReport& report) {

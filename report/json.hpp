@@ -4,8 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scaleopt/report/json_fwd.hpp"
+
 namespace scaleopt::report {
 
-using Json = nlohmann::ordered_json;
+// `body` (an object) with "schema_version" (kJsonSchemaVersion) as its first key: every
+// `--json` answer is made by this, sub-objects are not (docs/json.md).
+inline Json json_document(const Json& body) {
+  Json document{{"schema_version", kJsonSchemaVersion}};
+  document.update(body);  // ordered_json: the body's keys follow, in their order
+  return document;
+}
 
 }  // namespace scaleopt::report

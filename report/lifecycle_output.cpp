@@ -1,4 +1,5 @@
 #include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -241,7 +242,7 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   const DecodeConsistency decode = decode_consistency(scenario, s);
   if (decode.decode_mfu_implied) json["decode_mfu_implied"] = number(*decode.decode_mfu_implied);
   if (!decode.warnings.empty()) json["warnings"] = decode.warnings;
-  return json;
+  return json_document(json);
 }
 
 Table solution_table(const Scenario& scenario, const QuestionSolution& s) {

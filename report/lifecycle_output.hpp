@@ -2,13 +2,13 @@
 // How a lifecycle solution is shown: one screen that tells the story (demand, tokens,
 // over-Chinchilla factor, costs by phase, the heuristic beside its optimum), or JSON.
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/report/json_fwd.hpp"
 #include "scaleopt/report/table.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
@@ -25,8 +25,7 @@ namespace scaleopt::report {
 // inference.hardware named): decode_mfu_implied, the decode efficiency the roofline gives at the
 // plan's N (problems/serving/implied_mfu.hpp); and `warnings` when there are any (a typed
 // decode MFU more than 2x from it either way).
-nlohmann::ordered_json solution_json(const Scenario& scenario, const LossLaw& law,
-                                     const QuestionSolution& solution);
+Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& solution);
 
 // The roofline's decode efficiency at the plan's N and the warnings it raises (above).
 struct DecodeConsistency {

@@ -1,4 +1,5 @@
 #include "scaleopt/report/overflow.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 #include <sstream>

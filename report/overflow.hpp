@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_fwd.hpp"
 
 namespace scaleopt::report {
 

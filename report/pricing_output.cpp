@@ -1,6 +1,7 @@
 // What the pricing commands share in their output.
 
 #include "scaleopt/report/pricing_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 

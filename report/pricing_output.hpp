@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "scaleopt/costmodel/price_list.hpp"
-#include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_fwd.hpp"
 
 namespace scaleopt::report {
 

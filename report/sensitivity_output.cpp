@@ -1,4 +1,5 @@
 #include "scaleopt/report/sensitivity_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -145,7 +146,7 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
     row["swing"] = finite_or_null(s.swing);
     json["tornado"].push_back(row);
   }
-  return json;
+  return json_document(json);
 }
 
 std::string sensitivity_text(const Scenario& scenario, const SensitivityReport& report,

@@ -1,10 +1,10 @@
 #pragma once
 // How a sensitivity report is shown: an elasticity table and a tornado table, or JSON.
 
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
+#include "scaleopt/report/json_fwd.hpp"
 
 #include "scaleopt/analysis/sensitivity_analysis.hpp"
 #include "scaleopt/report/table.hpp"
@@ -15,8 +15,8 @@ namespace scaleopt::report {
 // tornado_fraction, rank_by, elasticities [{input, value, status, stencil, message,
 // <output>...}], heuristic_elasticities (equal-cost), tornado [{input, value, low_value,
 // high_value, low {output...}, high {output...}, low_status, high_status, swing}].
-nlohmann::ordered_json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
-                                        const SensitivityAnalysisOptions& options);
+Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
+                      const SensitivityAnalysisOptions& options);
 
 std::string sensitivity_text(const Scenario& scenario, const SensitivityReport& report,
                              const SensitivityAnalysisOptions& options);

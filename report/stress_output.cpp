@@ -1,4 +1,5 @@
 #include "scaleopt/report/stress_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <sstream>
 
@@ -65,7 +66,7 @@ Json stress_json(const StressSummary& summary, const StressRunOptions& options,
   json["failures_not_listed"] = summary.failure_count() - summary.failures.size();
   json["seconds"] = timing.seconds;
   json["threads"] = timing.threads;
-  return json;
+  return json_document(json);
 }
 
 std::string stress_text(const StressSummary& summary, const StressRunOptions& options,

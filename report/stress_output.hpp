@@ -3,8 +3,8 @@
 // NLopt and the independent methods, the time taken, and each failing instance as a file that
 // reproduces it; or JSON.
 
-#include <nlohmann/json.hpp>
 #include <ostream>
+#include "scaleopt/report/json_fwd.hpp"
 
 #include "scaleopt/analysis/stress_check.hpp"
 
@@ -20,8 +20,8 @@ struct StressTiming {
 // largest_difference, classes (per class: instances, the four counts, largest_difference),
 // failures (index, class, outcome, message, reproduction; the first of them),
 // failures_not_listed, seconds, threads.
-nlohmann::ordered_json stress_json(const StressSummary& summary, const StressRunOptions& options,
-                                   const StressTiming& timing);
+Json stress_json(const StressSummary& summary, const StressRunOptions& options,
+                 const StressTiming& timing);
 
 std::string stress_text(const StressSummary& summary, const StressRunOptions& options,
                         const StressTiming& timing);

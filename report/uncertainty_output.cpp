@@ -1,4 +1,5 @@
 #include "scaleopt/report/uncertainty_output.hpp"
+#include "scaleopt/report/json.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -90,7 +91,7 @@ Json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
   json["quantiles"] = quantiles_json(report.quantiles);
   if (report.heuristic) json["heuristic_quantiles"] = quantiles_json(*report.heuristic);
   if (!samples_file.empty()) json["samples_file"] = samples_file;
-  return json;
+  return json_document(json);
 }
 
 std::string uncertainty_text(const Scenario& scenario, const MonteCarloReport& report,

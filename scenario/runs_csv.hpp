@@ -14,7 +14,8 @@
 namespace scaleopt {
 
 // The header names of the columns to read; exactly one of `tokens` and `flops` is set.
-// With `flops`, D = C / (6 N) (C = 6 N D, DESIGN.md section 3). Other columns are ignored.
+// With `flops`, D = C / (6 N) (C = 6 N D, docs/model.md, Training compute). Other columns are
+// ignored.
 struct RunsCsvColumns {
   std::string params;  // N
   std::string tokens;  // D

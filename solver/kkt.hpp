@@ -1,6 +1,7 @@
 #pragma once
 // First-order optimality check at a candidate point, independent of how the point was found
-// (NLopt often reports roundoff_limited at a correct optimum: DESIGN.md section 7).
+// (NLopt often reports roundoff_limited at a correct optimum: docs/model.md, How the optimiser
+// solves them).
 
 #include <span>
 #include <vector>

@@ -49,7 +49,8 @@ LbfgsOutcome minimize_lbfgs(const Problem& problem, std::vector<double> start,
   try {
     outcome.nlopt_outcome = describe(optimizer.optimize(start, objective));
   } catch (const nlopt::roundoff_limited&) {
-    // Frequent at a correct optimum (DESIGN.md section 7): `start` holds the best point.
+    // Frequent at a correct optimum (docs/model.md, How the optimiser solves them): `start` holds
+    // the best point.
     outcome.nlopt_outcome = describe(nlopt::ROUNDOFF_LIMITED);
   } catch (const nlopt::forced_stop&) {
     if (callbacks.error) std::rethrow_exception(callbacks.error);

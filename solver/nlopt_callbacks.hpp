@@ -1,8 +1,9 @@
 #pragma once
 // The bridge from NLopt's C callbacks to a Problem, shared by every NLopt front end here.
 // NLopt's core cannot carry a C++ exception through its C frames, and its C++ wrapper would
-// replace one by a bare "nlopt failure" (DESIGN.md section 7): the trampolines catch it, keep
-// the first one, stop the optimiser, and the caller rethrows it after optimize() returns.
+// replace one by a bare "nlopt failure" (docs/model.md, How the optimiser solves them): the
+// trampolines catch it, keep the first one, stop the optimiser, and the caller rethrows it after
+// optimize() returns.
 
 #include <exception>
 #include <nlopt.hpp>

@@ -8,9 +8,9 @@ namespace scaleopt {
 
 struct SolverOptions {
   // NLopt algorithm by its NLopt name. LD_SLSQP (default) is a quasi-Newton SQP method that
-  // takes equality and inequality constraints with analytic gradients (DESIGN.md section 7).
-  // Also accepted: LD_MMA and LD_CCSAQ (inequality constraints only), LN_COBYLA
-  // (derivative-free), LD_LBFGS (no constraints).
+  // takes equality and inequality constraints with analytic gradients (docs/model.md, How the
+  // optimiser solves them). Also accepted: LD_MMA and LD_CCSAQ (inequality constraints only),
+  // LN_COBYLA (derivative-free), LD_LBFGS (no constraints).
   std::string algorithm = "LD_SLSQP";
 
   // NLopt xtol_rel on the log-space variables. The objectives are flat at the optimum

@@ -26,7 +26,7 @@ cleanup() {
   status=$?
   if [ $status -ne 0 ] && [ -d "$LOCAL_SLURM_DIR/log" ]; then
     echo "slurm_cluster: logs:" >&2
-    tail -n 30 "$LOCAL_SLURM_DIR"/log/*.log "$tmp"/work/out/slurm-*.out 2>/dev/null >&2 || true
+    tail -n 30 "$LOCAL_SLURM_DIR"/log/*.log "$tmp/work"/out/slurm-*.out 2>/dev/null >&2 || true
   fi
   "$cluster" stop >/dev/null 2>&1 || true
   rm -rf "$tmp"

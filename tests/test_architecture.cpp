@@ -113,7 +113,7 @@ TEST_CASE("inconsistent architectures name the field", "[architecture]") {
 TEST_CASE("scaleopt models lists the presets", "[architecture][cli]") {
   const CliRun run = run_cli({"models", "--json"});
   REQUIRE(run.status == 0);
-  const auto list = run.json();
+  const auto list = run.json()["models"];
   REQUIRE(list.size() == 7);
   CHECK(list[2]["name"] == "deepseek-v3");
   CHECK(list[4]["name"] == "deepseek-v4-pro");

@@ -83,8 +83,9 @@ TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[
                           "usd_per_mtok_output", "output_input_ratio"}) {
     CHECK(json.contains(key));
   }
-  // B* = 295.22 * N_total / N_active for bf16 on H100 (DESIGN.md: ~300 / sparsity), both
-  // without the input embedding E = 129,280 x 7,168, which a step only gathers rows of.
+  // B* = 295.22 * N_total / N_active for bf16 on H100 (the talk: ~300 / sparsity; docs/model.md,
+  // Critical batch), both without the input embedding E = 129,280 x 7,168, which a step only
+  // gathers rows of.
   const double e = 129280.0 * 7168;
   const double n = 37552282624.0 - e;
   CHECK(json["critical_batch"].get<double>() ==

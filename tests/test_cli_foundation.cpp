@@ -60,7 +60,7 @@ TEST_CASE("loss --params 70B --tokens 1T --law sardana2024 gives 1.947", "[cli]"
 TEST_CASE("laws lists every preset with its source", "[cli]") {
   const CliRun run = run_cli({"laws", "--json"});
   REQUIRE(run.status == 0);
-  const auto json = run.json();
+  const auto json = run.json()["laws"];
   REQUIRE(json.size() == 4);  // hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3
   CHECK(json[3]["name"] == "hoffmann2022-a3");
   for (const auto& law : json) CHECK_FALSE(law["source"].get<std::string>().empty());

@@ -69,7 +69,8 @@ TEST_CASE("pricing infer-kv: the talk's 1666.67 bytes and, with H100 fp8, ~1693"
   REQUIRE(h100.status == 0);
   const double kv = h100.json()["kv_bytes_per_token"].get<double>();
   CHECK(kv == Approx(2 * kN * kW / (kF * 200e3)).epsilon(1e-15));
-  CHECK(kv == Approx(1693).margin(0.5));  // DESIGN.md section 4: "~1693"
+  CHECK(kv ==
+        Approx(1693).margin(0.5));  // 2 N_active W / (F S*) with H100 fp8 figures (docs/model.md)
   // The scenario gives the same from its price step, model and chip.
   const CliRun scenario = run_cli({"pricing", "infer-kv", kGemini, "--json"});
   REQUIRE(scenario.status == 0);

@@ -43,7 +43,7 @@ TEST_CASE("NLopt matches the 50-digit closed form for C in 1e18..1e28 and every 
 TEST_CASE("hoffmann2022 at 5.76e23 FLOPs: N ~ 3.219e10 and ~92.6 tokens per parameter",
           "[compute_optimal][published]") {
   // The printed Approach 3 fit gives ~90 tokens/param at Chinchilla's budget, not 20
-  // (DESIGN.md section 2); 3.219e10 and 92.6 are the closed form's values to 4 digits.
+  // (docs/model.md, Loss law); 3.219e10 and 92.6 are the closed form's values to 4 digits.
   const Allocation a = optimal_for_compute(law_rule("hoffmann2022"), 5.76e23);
   CHECK(a.params == Approx(3.219e10).epsilon(5e-4));
   CHECK(a.tokens_per_param() == Approx(92.6).margin(0.05));

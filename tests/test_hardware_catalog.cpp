@@ -1,5 +1,6 @@
-// The hardware catalog (costmodel/data/hardware.toml, embedded): the DESIGN.md section 6
-// figures, dense (no 2:4 sparsity), a source for every chip, prices only as assumptions.
+// The hardware catalog (costmodel/data/hardware.toml, embedded): the datasheets'
+// figures (docs/model.md, Hardware), dense (no 2:4 sparsity), a source for every chip, prices only
+// as assumptions.
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -15,7 +16,8 @@ using namespace scaleopt::cli;
 
 namespace {
 
-// DESIGN.md section 6, typed in from the table: bf16 and fp8 TFLOP/s (0: none), HBM TB/s, GB.
+// docs/model.md's Hardware table, typed in from the datasheets: bf16 and fp8 TFLOP/s (0: none), HBM
+// TB/s, GB.
 struct DesignRow {
   double bf16_tflops, fp8_tflops, hbm_tb_per_s, hbm_gb;
 };
@@ -25,18 +27,18 @@ const std::map<std::string, DesignRow> kDesignTable{
     {"mi300x", {1307, 2615, 5.3, 192}}, {"tpu-v5e", {197, 0, 0.819, 16}},
     {"tpu-v5p", {459, 0, 2.765, 95}},
 };
-// int8 where DESIGN.md lists it for chips without fp8.
+// int8 where the datasheet lists it for chips without fp8.
 const std::map<std::string, double> kDesignInt8Tops{
     {"a100-80g", 624}, {"tpu-v5e", 394}, {"tpu-v5p", 918}};
 
 }  // namespace
 
-TEST_CASE("the catalog holds every DESIGN.md chip with its dense peaks", "[hardware]") {
+TEST_CASE("the catalog holds every datasheet chip with its dense peaks", "[hardware]") {
   const auto chips = builtin_hardware();
   for (const auto& [id, row] : kDesignTable) {
     INFO(id);
     const Hardware& chip = find_hardware(chips, id);
-    // The catalog stores DESIGN.md's figures (mi300x's datasheet 1,307.4 and 2,614.9 rounded
+    // The catalog stores the datasheets' figures (mi300x's datasheet 1,307.4 and 2,614.9 rounded
     // as there), so peaks and capacities agree to the last bit.
     CHECK(chip.bf16_flop_per_second == row.bf16_tflops * 1e12);
     CHECK(chip.hbm_bytes_per_second == Approx(row.hbm_tb_per_s * 1e12).epsilon(1e-15));
@@ -66,14 +68,15 @@ TEST_CASE("no catalog figure is a sparse one: fp8 and int8 are at most twice bf1
 
 TEST_CASE("every catalog entry has a source with a URL, prices come with a note", "[hardware]") {
   const auto chips = builtin_hardware();
-  CHECK(chips.size() == 8);  // the seven of DESIGN.md plus a100-40g
+  CHECK(chips.size() == 8);  // the eight of docs/model.md's Hardware table
   for (const Hardware& chip : chips) {
     INFO(chip.id);
     CHECK_THAT(chip.source, Catch::Contains("https://"));
     CHECK_FALSE(chip.name.empty());
     if (chip.usd_per_hour) CHECK_THAT(chip.price_note, Catch::StartsWith("assumption"));
   }
-  CHECK(*find_hardware(chips, "h100-sxm").usd_per_hour == 2.0);  // DESIGN.md: $2/GPU-hour
+  CHECK(*find_hardware(chips, "h100-sxm").usd_per_hour ==
+        2.0);  // docs/model.md, Default prices: $2/GPU-hour
 }
 
 TEST_CASE("a chip without a format says which it has", "[hardware]") {
@@ -117,7 +120,7 @@ TEST_CASE("scaleopt hardware lists the catalog as a table and as JSON", "[hardwa
                             Catch::Contains("price (assumed)") && Catch::Contains("Sources:"));
   const CliRun json = run_cli({"hardware", "--json"});
   REQUIRE(json.status == 0);
-  const auto list = json.json();
+  const auto list = json.json()["hardware"];
   REQUIRE(list.size() == 8);
   CHECK(list[2]["id"] == "h100-sxm");
   CHECK(list[2]["fp8_flop_per_second"].get<double>() == 1979e12);

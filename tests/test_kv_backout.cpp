@@ -1,5 +1,5 @@
-// The talk's back-out (Pope on Dwarkesh 2026; DESIGN.md section 4): a price step at S* gives
-// kv = 2 N_active / ((F/W) S*), and the attention layouts that cache about that much.
+// The talk's back-out (Pope on Dwarkesh 2026; docs/model.md, Inference roofline): a price step at
+// S* gives kv = 2 N_active / ((F/W) S*), and the attention layouts that cache about that much.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -16,7 +16,7 @@ TEST_CASE("the talk's inverse: 100B active, 600 FLOP/byte, 200K -> 1666.67 bytes
   // 2e11 / (600 x 2e5) = 5000/3, in 50 digits; double division rounds twice: 1e-15.
   const Real50 exact = Real50(2) * Real50("100e9") / (Real50(600) * Real50("200e3"));
   CHECK(relative_difference(kv_bytes_for_crossover(100e9, 600.0, 200e3), exact) <= 1e-15);
-  // With H100 fp8 figures (1979 TFLOP/s, 3.35 TB/s): DESIGN.md's ~1693.
+  // With H100 fp8 figures (1979 TFLOP/s, 3.35 TB/s): 2e11 * 3.35e12 / (1979e12 * 2e5) = 1692.77.
   const Real50 h100 =
       Real50(2) * Real50("100e9") * Real50("3.35e12") / (Real50("1979e12") * Real50("200e3"));
   const double ours = kv_bytes_for_crossover(100e9, 1979e12 / 3.35e12, 200e3);

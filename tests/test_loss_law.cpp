@@ -8,7 +8,7 @@
 
 using namespace scaleopt;
 
-TEST_CASE("presets carry the coefficients of DESIGN.md section 2 and a source", "[law]") {
+TEST_CASE("presets carry the coefficients of their papers and a source", "[law]") {
   const LossLaw hoffmann = loss_law_preset("hoffmann2022");
   CHECK(hoffmann.E == 1.69);
   CHECK(hoffmann.A == 406.4);

@@ -1,7 +1,7 @@
 // Cost per token against context (problems/pricing/pricing_curve.hpp): in the large-batch limit
-// flat below S* and linear above with the KV term as slope (DESIGN.md section 4, the talk); at the
-// best batch flat below the HBM knee S* (1 - weights / HBM) and proportional to S above it.
-// Expected values are computed here by hand from the chip's datasheet figures.
+// flat below S* and linear above with the KV term as slope (docs/model.md, Inference roofline; the
+// talk); at the best batch flat below the HBM knee S* (1 - weights / HBM) and proportional to S
+// above it. Expected values are computed here by hand from the chip's datasheet figures.
 
 #include <catch2/catch.hpp>
 #include <cmath>

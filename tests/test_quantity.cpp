@@ -65,7 +65,8 @@ TEST_CASE("prices, rates and durations convert to per hour, per second and secon
 TEST_CASE("the talk's demand: 50M tokens/s for two months is ~2.6e14 tokens", "[quantity]") {
   const double tokens =
       parse_quantity("50M/s", Unit::per_second) * parse_quantity("2mo", Unit::seconds);
-  // 5e7 * 2 * 365.25 * 86400 / 12 = 2.6298e14 exactly (DESIGN.md section 5: "~2-2.6e14").
+  // 5e7 * 2 * 365.25 * 86400 / 12 = 2.6298e14 exactly (the talk: "~2-2.6e14"; docs/model.md,
+  // Lifecycle cost).
   CHECK(tokens == Approx(2.62980e14).epsilon(1e-15));
 }
 

@@ -1,5 +1,5 @@
-// The inference roofline (DESIGN.md section 4): B*, S*, the talk's inverse, the shape of cost
-// per token against context, and one decode step computed by hand.
+// The inference roofline (docs/model.md, Inference roofline): B*, S*, the talk's inverse, the shape
+// of cost per token against context, and one decode step computed by hand.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -23,7 +23,8 @@ ServingSetup setup_on(const std::string& chip, Precision precision, double chips
 }  // namespace
 
 TEST_CASE("B* is ~295 for a dense model on an H100, in bf16 and fp8 alike", "[roofline]") {
-  // DESIGN.md section 4: 1979e12 * 1 byte / (2 * 3.35e12) ~ 295; bf16: 989e12 * 2 / (2 * 3.35e12).
+  // docs/model.md, Critical batch: 1979e12 * 1 byte / (2 * 3.35e12) ~ 295; bf16: 989e12 * 2 / (2
+  // * 3.35e12).
   const Architecture dense = architecture_preset("llama3-70b");
   const double bf16 =
       critical_batch(make_roofline(dense, setup_on("h100-sxm", Precision::bf16), "t"));
@@ -55,7 +56,7 @@ TEST_CASE("the talk's inverse: 100B active, 600 FLOP/byte, S* = 200K -> 1667 byt
           "[roofline]") {
   // 2 * 100e9 / (600 * 200e3) = 5000/3 = 1666.67 ("about 1.7 KB").
   CHECK(kv_bytes_for_crossover(100e9, 600.0, 200e3) == Approx(5000.0 / 3.0).epsilon(1e-15));
-  // With H100 fp8 figures, DESIGN.md gives ~1693: 2e11 * 3.35e12 / (1979e12 * 2e5) = 1692.77.
+  // With H100 fp8 figures, the talk's inverse gives 2e11 * 3.35e12 / (1979e12 * 2e5) = 1692.77.
   CHECK(kv_bytes_for_crossover(100e9, 1979e12 / 3.35e12, 200e3) == Approx(1692.77).epsilon(1e-5));
   // And forwards: the frontier model with 1667 bytes/token on a chip of F/W = 600 crosses at 200K.
   Architecture model = architecture_preset("frontier-100b");
@@ -90,8 +91,9 @@ TEST_CASE("cost per token against context: flat below S*, linear above, kink at 
   const Roofline r = make_roofline(model, setup_on("h100-sxm", Precision::fp8), "t");
   REQUIRE_FALSE(r.attention_flops);  // direct totals: no shape, no attention FLOPs to count
   const double s_star = crossover_context(r);
-  // Large batch, where the weight read is amortised away (DESIGN.md: "large batch"): with
-  // B = 1e9 the weights add 100GB / 1e9 = 100 bytes per token, 0.03% of the KV read at S*.
+  // Large batch, where the weight read is amortised away (docs/model.md, Context crossover: "large
+  // batch"): with B = 1e9 the weights add 100GB / 1e9 = 100 bytes per token, 0.03% of the KV read
+  // at S*.
   const double batch = 1e9;
   auto cost = [&](double context) {
     return output_token_cost(r, decode_step(r, batch, context)).usd;

@@ -22,7 +22,8 @@ struct Allocation {
   double tokens_per_param() const { return tokens / params; }
 };
 
-// Training FLOPs of a dense transformer: forward 2ND plus backward 4ND (DESIGN.md section 3).
+// Training FLOPs of a dense transformer: forward 2ND plus backward 4ND (Kaplan et al. 2020;
+// docs/model.md, Training compute).
 inline double training_flops(double params, double tokens) {
   return 6.0 * params * tokens;
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The equal-cost heuristic (Pope on Dwarkesh, 2026; DESIGN.md section 5): when one cost falls
-// as another rises, their sum is near its minimum where they are equal. So, for a model of
-// N parameters serving a known demand, spend on pretraining and RL what inference costs:
+// The equal-cost heuristic (Pope on Dwarkesh, 2026; docs/model.md, The equal-cost heuristic): when
+// one cost falls as another rises, their sum is near its minimum where they are equal. So, for a
+// model of N parameters serving a known demand, spend on pretraining and RL what inference costs:
 // shares of the lifetime budget (default one third each) fix D_pretrain and D_RL.
 //
 // Its true optimum is the cheapest plan that reaches the heuristic's loss under the same law,

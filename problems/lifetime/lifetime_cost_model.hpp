@@ -1,8 +1,8 @@
 #pragma once
 // What a model's whole life costs, as a function of its size N and pretraining tokens D:
 // pretraining (6 N D FLOPs), RL on a fixed token budget, and serving a fixed inference demand
-// (Sardana et al. 2024, Eq. 3 and its cost form; DESIGN.md section 5). Each phase is counted in
-// FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
+// (Sardana et al. 2024, Eq. 3 and its cost form; docs/model.md, Lifetime cost). Each phase is
+// counted in FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
 //
 // The model is dense in N: the same N trains, rolls out and serves. Costs that depend on N in
 // a nonlinear way (inference priced by the roofline) plug in as a function of N.
@@ -38,13 +38,13 @@ struct SizeCost {
 using SizeCostOfParams = std::function<SizeCost(double params)>;
 
 struct LifetimeCostModel {
-  // Pretraining: 6 N D FLOPs (DESIGN.md section 3) at `pretrain_gpu_hours_per_flop`
+  // Pretraining: 6 N D FLOPs (docs/model.md, Training compute) at `pretrain_gpu_hours_per_flop`
   // = 1 / (3600 * peak FLOP/s * MFU) and `pretrain_usd_per_gpu_hour`.
   double pretrain_gpu_hours_per_flop = 0.0;
   double pretrain_usd_per_gpu_hour = 0.0;
 
   // RL on `rl_tokens` rollout tokens: k N D_RL FLOPs with k between 2 (rollouts only, not
-  // trained on) and 6 (every rollout token trained on), DESIGN.md section 5; the hours per
+  // trained on) and 6 (every rollout token trained on), docs/model.md, RL cost; the hours per
   // parameter-token mix decode efficiency (rollouts) and training efficiency (updates).
   double rl_tokens = 0.0;
   double rl_flops_per_param_token = 0.0;

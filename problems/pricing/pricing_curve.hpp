@@ -9,7 +9,7 @@
 // The KV and indexer terms do not depend on the batch. Two curves follow:
 //  - the large-batch limit (weights amortised away), price x max(compute, KV + indexer): flat
 //    below the crossover S* (crossover_context) and linear above, with slope the KV term per
-//    context token (DESIGN.md section 4; the talk);
+//    context token (docs/model.md, Inference roofline; the talk);
 //  - the best batch under the HBM (and latency) limits: flat while decode can turn
 //    compute-bound, rising once HBM fills first. The knee is where the HBM-full batch stops
 //    being compute-bound: for dense attention without attention FLOPs S* (1 - weights / HBM),

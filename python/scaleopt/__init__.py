@@ -153,8 +153,9 @@ def _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish) -> 
 
 
 def laws() -> list:
-    """The loss-law presets with their coefficients and sources (``scaleopt laws --json``)."""
-    return _command(["laws"])
+    """The loss-law presets with their coefficients and sources: the list under ``laws`` of
+    ``scaleopt laws --json`` (whose object also holds ``schema_version``)."""
+    return _command(["laws"])["laws"]
 
 
 def _law_flags(law, law_file, E, A, B, alpha, beta) -> dict:

@@ -46,7 +46,7 @@ def cli_error(*args):
 
 
 def test_laws():
-    assert scaleopt.laws() == cli_json("laws")
+    assert scaleopt.laws() == cli_json("laws")["laws"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,69 @@
+#include "scaleopt/report/catalog_output.hpp"
+
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json.hpp"
+
+namespace scaleopt::report {
+namespace {
+
+Json optional_json(const std::optional<double>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+}  // namespace
+
+double tokens_per_param_at_reference(const LossLaw& law) {
+  const auto allocation =
+      compute_optimal_allocation(coefficients_of<double>(law), kReferenceComputeFlops);
+  return allocation.tokens / allocation.params;
+}
+
+Json hardware_json(const std::vector<Hardware>& chips) {
+  Json list = Json::array();
+  for (const Hardware& chip : chips) {
+    list.push_back(Json{{"id", chip.id},
+                        {"name", chip.name},
+                        {"bf16_flop_per_second", optional_json(chip.bf16_flop_per_second)},
+                        {"fp8_flop_per_second", optional_json(chip.fp8_flop_per_second)},
+                        {"int8_op_per_second", optional_json(chip.int8_op_per_second)},
+                        {"hbm_bytes_per_second", chip.hbm_bytes_per_second},
+                        {"hbm_bytes", chip.hbm_bytes},
+                        {"usd_per_hour", optional_json(chip.usd_per_hour)},
+                        {"price_is_assumption", true},
+                        {"price_note", chip.price_note},
+                        {"source", chip.source}});
+  }
+  return json_document(Json{{"hardware", list}});
+}
+
+Json laws_json(const std::vector<LossLaw>& laws) {
+  Json list = Json::array();
+  for (const LossLaw& law : laws) {
+    Json entry = law_json(law);
+    entry["tokens_per_param_at_1e24_flops"] = tokens_per_param_at_reference(law);
+    list.push_back(entry);
+  }
+  return json_document(Json{{"laws", list}});
+}
+
+Json models_json(const std::vector<Architecture>& models) {
+  Json list = Json::array();
+  for (const Architecture& a : models) {
+    list.push_back(Json{{"name", a.name},
+                        {"total_params", a.total_param_count()},
+                        {"active_params", a.active_param_count()},
+                        {"layers", a.layers},
+                        {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
+                        {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
+                        {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
+                        {"sparse_top_k", a.sparse_top_k},
+                        {"layer_pattern", a.has_layer_pattern()
+                                              ? Json(format_layer_pattern(a.layer_pattern))
+                                              : Json(nullptr)},
+                        {"source", a.source}});
+  }
+  return json_document(Json{{"models", list}});
+}
+
+}  // namespace scaleopt::report

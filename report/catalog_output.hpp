@@ -1,0 +1,33 @@
+#pragma once
+// The built-in catalogs as `--json` shows them (scaleopt hardware, laws, models): one object
+// each, the list under one key, since every answer is an object with "schema_version".
+
+#include <vector>
+
+#include "scaleopt/costmodel/architecture.hpp"
+#include "scaleopt/costmodel/hardware.hpp"
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/report/json_fwd.hpp"
+
+namespace scaleopt::report {
+
+// The compute at which `scaleopt laws` states the tokens per parameter a law implies.
+inline constexpr double kReferenceComputeFlops = 1e24;
+
+// D/N of the law's compute-optimal allocation at kReferenceComputeFlops.
+double tokens_per_param_at_reference(const LossLaw& law);
+
+// {"schema_version", "hardware": [{id, name, bf16_flop_per_second, fp8_flop_per_second,
+// int8_op_per_second (null: the chip has none), hbm_bytes_per_second, hbm_bytes, usd_per_hour
+// (null: no price), price_is_assumption, price_note, source}]}
+Json hardware_json(const std::vector<Hardware>& chips);
+
+// {"schema_version", "laws": [law_json + tokens_per_param_at_1e24_flops]}
+Json laws_json(const std::vector<LossLaw>& laws);
+
+// {"schema_version", "models": [{name, total_params, active_params, layers, attention (null:
+// KV bytes given, no shape), kv_bytes_per_token_bf16, kv_bytes_per_token_fp8, sparse_top_k,
+// source}]}
+Json models_json(const std::vector<Architecture>& models);
+
+}  // namespace scaleopt::report
