@@ -12,6 +12,7 @@
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
 
 namespace {
