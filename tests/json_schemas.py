@@ -38,7 +38,7 @@ RUNS = {
                  ["roofline", "--hardware", "h100-sxm", "--model", "llama3-70b",
                   "--precision", "bf16", "--context", "8K"],
                  # per-layer attention (a window, compressed entries, top-k)
-                 ["roofline", "--hardware", "b200", "--model", "deepseek-v4-pro",
+                 ["roofline", "--hardware", "h200", "--model", "deepseek-v4-pro",
                   "--context", "1M"]],
     "cost": [["cost", ex("frontier.toml")], ["cost", ex("gemini_200k.toml")]],
     "solve": [["solve", ex(f)] for f in ("frontier_100x.toml", "sardana_compute.toml",
