@@ -29,8 +29,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   // "scaleopt 0.1.0": the version of CMake's project(), so that a --json answer can be traced
   // to the build that printed it (docs/json.md). The same function writes the version into the
   // provenance lines of sweep and Monte Carlo files, so the two cannot disagree.
-  app.set_version_flag("--version", "scaleopt " + scaleopt_version(),
-                       "Print the version and exit");
+  app.set_version_flag("--version", "scaleopt " + scaleopt_version(), "Print the version and exit");
   app.footer(
       "Numbers take suffixes: 70B, 2T, 1.5e12, 200K, 1.7KB, 3.35TB/s, $2/h, 50M/s, 60d, 2mo.\n"
       "Run 'scaleopt COMMAND --help' for a command's options and examples.\n");

@@ -50,18 +50,18 @@ Json laws_json(const std::vector<LossLaw>& laws) {
 Json models_json(const std::vector<Architecture>& models) {
   Json list = Json::array();
   for (const Architecture& a : models) {
-    list.push_back(Json{{"name", a.name},
-                        {"total_params", a.total_param_count()},
-                        {"active_params", a.active_param_count()},
-                        {"layers", a.layers},
-                        {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
-                        {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
-                        {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
-                        {"sparse_top_k", a.sparse_top_k},
-                        {"layer_pattern", a.has_layer_pattern()
-                                              ? Json(format_layer_pattern(a.layer_pattern))
-                                              : Json(nullptr)},
-                        {"source", a.source}});
+    list.push_back(
+        Json{{"name", a.name},
+             {"total_params", a.total_param_count()},
+             {"active_params", a.active_param_count()},
+             {"layers", a.layers},
+             {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
+             {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
+             {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
+             {"sparse_top_k", a.sparse_top_k},
+             {"layer_pattern",
+              a.has_layer_pattern() ? Json(format_layer_pattern(a.layer_pattern)) : Json(nullptr)},
+             {"source", a.source}});
   }
   return json_document(Json{{"models", list}});
 }

@@ -407,7 +407,8 @@ TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
   const CliRun version = run_cli({"--version"});
   REQUIRE(version.status == 0);
   REQUIRE(version.out.starts_with("scaleopt "));
-  CHECK(provenance[1] == "# scaleopt-provenance: version=" + version.out.substr(9, version.out.find('\n') - 9));
+  CHECK(provenance[1] ==
+        "# scaleopt-provenance: version=" + version.out.substr(9, version.out.find('\n') - 9));
   CHECK(provenance[2] == "# scaleopt-provenance: command=sweep");
   // The grid in base units, as the shortest text that reads back as the same double.
   CHECK(provenance[3] ==
