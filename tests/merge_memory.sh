@@ -43,4 +43,9 @@ bytes=$(wc -c <m100.csv)
 echo "merge_memory: peak RSS merging 1e4 points: $small KiB, 1e5 points: $big KiB; merged file $((bytes / 1024)) KiB"
 # 4 MiB of slack: allocator and page-cache noise, far below the 40+ MiB the 9e4 extra rows weigh.
 [ $((big - small)) -lt 4096 ] || fail "10x the points took $((big - small)) KiB more"
-[ "$big" -lt $((bytes / 1024)) ] || fail "peak RSS $big KiB is more than the merged file"
+# Under AddressSanitizer (make test-sanitize sets ASAN_OPTIONS) shadow memory and the free
+# quarantine add ~140 MB whatever the input (measured: 140 MB for 1e4 and 1e5 points alike), so
+# there only the growth above is checked.
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  [ "$big" -lt $((bytes / 1024)) ] || fail "peak RSS $big KiB is more than the merged file"
+fi

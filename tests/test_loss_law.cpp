@@ -49,7 +49,7 @@ TEST_CASE("log-space gradients match 50-digit central differences", "[law]") {
     for (double log_params : {18.0, 24.0, 30.0}) {
       for (double log_tokens : {20.0, 28.0, 34.0}) {
         const LossInLogSpace l = loss_in_log_space(law, log_params, log_tokens);
-        const auto c = [&](const Real50& x, const Real50& y) {
+        const auto c = [&](const Real50& x, const Real50& y) -> Real50 {
           return Real50(law.E) + Real50(law.A) * exp(-Real50(law.alpha) * x) +
                  Real50(law.B) * exp(-Real50(law.beta) * y);
         };

@@ -56,8 +56,10 @@ Reference reference_flops(const RlReturnsLaw& law, double target, double inferen
   const Real50 m = (1 + r) / g;
   const Real50 R = Real50(target) - Real50(l.E);
   const Real50 A(l.A), B(l.B), alpha(l.alpha), beta(l.beta), T(inference_tokens);
-  auto effective = [&](const Real50& n) { return pow(B / (R - A * pow(n, -alpha)), 1 / beta); };
-  auto slope = [&](const Real50& log_n) {
+  auto effective = [&](const Real50& n) -> Real50 {
+    return pow(B / (R - A * pow(n, -alpha)), 1 / beta);
+  };
+  auto slope = [&](const Real50& log_n) -> Real50 {
     const Real50 n = exp(log_n);
     const Real50 p = A * pow(n, -alpha);
     return 6 * m * n * effective(n) * (1 - alpha * p / (beta * (R - p))) + 2 * n * T;
@@ -97,7 +99,7 @@ TEST_CASE("the gain: 1 without RL, half of G - 1 at r_half, G at saturation", "[
 TEST_CASE("the loss with RL and its gradient in (ln N, ln D, ln D_RL)", "[rl_returns]") {
   const RlReturnsLaw law = returns_law(20.0, 0.005, 1.5);
   const LossLaw& l = law.law;
-  auto loss50 = [&](const Real50& u, const Real50& v, const Real50& w) {
+  auto loss50 = [&](const Real50& u, const Real50& v, const Real50& w) -> Real50 {
     const Real50 ratio = Real50(2) / 6 * exp(w - v);
     return Real50(l.E) + Real50(l.A) * exp(-Real50(l.alpha) * u) +
            Real50(l.B) * pow(gain50(law.returns, ratio) * exp(v), -Real50(l.beta));
