@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/cli/app.hpp"
@@ -12,6 +14,7 @@
 #include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/analysis_figures.hpp"
 #include "scaleopt/report/gnuplot_runner.hpp"
 #include "scaleopt/report/plot_figures.hpp"
@@ -30,7 +33,8 @@ struct PlotArgs {
   std::string out;
   std::string script;
   SweepChoice sweep;
-  bool sweep_options = false;  // --x, --y or --series given
+  std::vector<std::string> marks;  // --mark X,Y[,LABEL], parsed by sweep_marks
+  bool sweep_options = false;      // --x, --y, --series or --mark given
   std::string tornado = "20%";
   std::string rank_by = "params";
   bool tornado_options = false;  // --tornado or --rank-by given
@@ -40,6 +44,38 @@ struct PlotArgs {
   int threads = 0;
   SolverOptions solver;
 };
+
+// --mark X,Y[,LABEL]: numbers in the sweep file's units (suffixes as everywhere: 3.27T), the
+// label free text (it reaches gnuplot only as a quoted string).
+std::vector<plots::SweepMark> sweep_marks(const std::vector<std::string>& texts) {
+  if (texts.size() > kMaxMarks) {
+    throw InputError("--mark: at most " + std::to_string(kMaxMarks) + " points, got " +
+                     std::to_string(texts.size()));
+  }
+  std::vector<plots::SweepMark> marks;
+  for (const std::string& text : texts) {
+    const std::size_t first = text.find(',');
+    const std::size_t second = first == std::string::npos ? first : text.find(',', first + 1);
+    if (first == std::string::npos) {
+      throw InputError("--mark: expected X,Y[,LABEL] (e.g. 0.02,100,the talk), got '" + text + "'");
+    }
+    plots::SweepMark mark;
+    try {
+      mark.x = parse_quantity(std::string_view(text).substr(0, first), Unit::count);
+      mark.y =
+          parse_quantity(std::string_view(text).substr(first + 1, second - first - 1), Unit::count);
+    } catch (const InputError& error) {
+      throw InputError("--mark '" + text + "': " + error.what());
+    }
+    if (second != std::string::npos) mark.label = text.substr(second + 1);
+    if (mark.label.size() > kMaxMarkLabelBytes) {
+      throw InputError("--mark: a label of at most " + std::to_string(kMaxMarkLabelBytes) +
+                       " bytes");
+    }
+    marks.push_back(std::move(mark));
+  }
+  return marks;
+}
 
 // The file plot reads: a scenario, or for plot sweep a sweep file.
 std::vector<ReadFile> plot_inputs(const PlotArgs& args, PlotKind kind) {
@@ -67,7 +103,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   const PlotKind kind = parse_plot_kind(args.kind);
   const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
   if (args.sweep_options && kind != PlotKind::sweep) {
-    throw InputError("--x, --y and --series: only for plot sweep");
+    throw InputError("--x, --y, --series and --mark: only for plot sweep");
   }
   if (args.tornado_options && kind != PlotKind::tornado) {
     throw InputError("--tornado and --rank-by: only for plot tornado");
@@ -79,7 +115,9 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   if (args.script.empty()) check_output(args.out, "--out", plot_inputs(args, kind));
   if (kind == PlotKind::sweep) {
     if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
-    return finish(args, sweep_of(args.scenario, args.sweep), kind, format, out);
+    SweepChoice choice = args.sweep;
+    choice.marks = sweep_marks(args.marks);
+    return finish(args, sweep_of(args.scenario, choice), kind, format, out);
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
   if (kind == PlotKind::cost_vs_context) {
@@ -169,7 +207,8 @@ std::string kind_help(PlotKind kind) {
       return "plot sweep: one column of a sweep file (--y, default params) against a varied\n"
              "input (--x, default the first), one line per value of another (--series,\n"
              "default the second, or none), the lowest value labelled. Reads the CSV of\n"
-             "'scaleopt sweep --out'; no --set.\n"
+             "'scaleopt sweep --out'; no --set. --mark X,Y,LABEL (repeatable) draws a point\n"
+             "of your own beside the lines, e.g. a published claim to compare against.\n"
              "Examples (the sweep first):\n"
              "  scaleopt sweep examples/sardana_cost.toml --vary "
              "inference.requests=1e8..1e12:log:20 "
@@ -240,7 +279,14 @@ void add_plot_command(CLI::App& app, Action& chosen) {
               "sweep: one line per value of this varied input (default: the second), or none")
           ->type_name("PATH")
           ->group("Sweep");
-  for (CLI::Option* option : {x, y, series}) {
+  auto* mark =
+      command
+          ->add_option("--mark", args->marks,
+                       "sweep: also draw the point X,Y with LABEL, in the file's units (e.g. a "
+                       "published claim: --mark '0.02,100,the talk'); repeatable")
+          ->type_name("X,Y[,LABEL]")
+          ->group("Sweep");
+  for (CLI::Option* option : {x, y, series, mark}) {
     option->each([args](const std::string&) { args->sweep_options = true; });
   }
   auto* tornado =
@@ -288,7 +334,7 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   // `plot KIND --help`: CLI11 stores the kind (running this check) before it answers --help,
   // so the help shows that kind's options and text alone.
   const std::vector<std::pair<PlotKind, std::vector<CLI::Option*>>> kind_options = {
-      {PlotKind::sweep, {x, y, series}},
+      {PlotKind::sweep, {x, y, series, mark}},
       {PlotKind::tornado, {tornado, rank_by}},
       {PlotKind::uncertainty, {samples, seed}}};
   command->get_option("kind")->each([command, kind_options](const std::string& text) {

@@ -6,6 +6,7 @@
 // counts the library checks itself (Monte Carlo samples, sweep points) are in
 // analysis/limits.hpp, included here.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "scaleopt/analysis/limits.hpp"
@@ -35,6 +36,11 @@ inline constexpr std::uint64_t kMaxFailuresKept = 1000;
 
 // fit --bootstrap: each replicate is a warm-started refit, and each is kept for the spreads.
 inline constexpr std::uint64_t kMaxBootstrap = 100'000;
+
+// plot sweep --mark: each is a label drawn over the figure; more than a handful would hide the
+// lines they annotate.
+inline constexpr std::uint64_t kMaxMarks = 20;
+inline constexpr std::size_t kMaxMarkLabelBytes = 200;
 
 // pricing curve --points: every row is held as JSON before it is printed (~2 KB).
 inline constexpr std::uint64_t kMaxCurvePoints = 10'000;

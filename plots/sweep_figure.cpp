@@ -42,6 +42,30 @@ std::string axis_commands(std::string_view axis, const Range& range, const Sweep
   return c;
 }
 
+// Where `value` sits along an axis over `range`, from 0 (its low end) to 1, in the axis's
+// own scale (logarithmic when the values span decades).
+double axis_fraction(double value, const Range& range) {
+  if (!(range.high > range.low)) return 0.5;
+  return spans_decades(range.values)
+             ? std::log(value / range.low) / std::log(range.high / range.low)
+             : (value - range.low) / (range.high - range.low);
+}
+
+// The reader's points: a filled diamond each, its label to the right, or to the left for a
+// point in the right third so that the label stays inside the plot. Labels 10 on: 1 and 2 are
+// the lowest point's.
+std::string mark_commands(const std::vector<SweepMark>& marks, const Range& xs) {
+  std::string c;
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    const bool left = axis_fraction(marks[i].x, xs) > 2.0 / 3.0;
+    c += "set label " + std::to_string(10 + i) + " " + gnuplot_string(marks[i].label) + " at " +
+         number(marks[i].x) + "," + number(marks[i].y) + (left ? " right" : " left") +
+         " point pt 13 ps 2.2 lc rgb '#1f3b73' offset char " + (left ? "-1.5" : "1.5") +
+         ",0 tc rgb '#1f3b73' front boxed\n";
+  }
+  return c;
+}
+
 }  // namespace
 
 bool spans_decades(const std::vector<double>& values, double ratio) {
@@ -82,6 +106,13 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
     }
   }
   if (xs.values.empty()) throw InputError("sweep: no row to draw");
+  for (const SweepMark& mark : text.marks) {
+    if (!std::isfinite(mark.x) || !std::isfinite(mark.y)) {
+      throw InputError("--mark: the point needs finite x and y");
+    }
+    xs.add(mark.x);
+    ys.add(mark.y);
+  }
 
   Figure figure;
   figure.name = "sweep";
@@ -111,6 +142,7 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   c += "set key outside below horizontal title " +
        gnuplot_string(one_line ? "" : text.series.name) + "\n";
   c += "set style textbox opaque fc rgb 'white' noborder margins 1,1\n";
+  c += mark_commands(text.marks, xs);
   if (!text.mark_lowest) {
     c += plot_command(clauses);
     return figure;
@@ -123,9 +155,7 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   // scale), with an arrow back to it, so that it does not sit on the lines that end there.
   auto toward_centre = [](double value, const Range& range) {
     const bool log = spans_decades(range.values);
-    const double t = log ? std::log(value / range.low) / std::log(range.high / range.low)
-                     : range.high > range.low ? (value - range.low) / (range.high - range.low)
-                                              : 0.5;
+    const double t = axis_fraction(value, range);
     const double moved = t + (t > 0.5 ? -0.22 : 0.22);
     return log ? range.low * std::pow(range.high / range.low, moved)
                : range.low + moved * (range.high - range.low);

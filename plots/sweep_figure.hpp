@@ -2,7 +2,7 @@
 // A sweep as lines: one output of the optimum (y) against the varied input (x), one line per
 // value of a second varied input (the series). Axes turn logarithmic when every value is
 // positive and they span at least 30x (a sweep over a log grid). The lowest y is marked and
-// labelled.
+// labelled; points the reader brings (a published claim to compare against) are marked too.
 
 #include <array>
 #include <functional>
@@ -24,6 +24,13 @@ struct SweepAxis {
   std::function<std::string(double)> format;  // tics and labels: "1e12", "2T", "$1.2M"
 };
 
+// A point drawn over the lines with its label, e.g. a published claim: (0.02 s, 100x).
+struct SweepMark {
+  double x = 0.0;  // in the x column's units
+  double y = 0.0;  // in the y column's units
+  std::string label;
+};
+
 struct SweepText {
   std::string title;
   std::string assumptions;  // second title line: the file, rows drawn and left out
@@ -32,6 +39,7 @@ struct SweepText {
   // linear, since its lows are no answer and its values may span decades towards zero.
   bool mark_lowest = true;
   bool log_y_allowed = true;
+  std::vector<SweepMark> marks;  // drawn as well; the axes widen to hold them
 };
 
 // Lines with their points (rows of one series, sorted by x) from rows of (x, y, series).

@@ -122,6 +122,7 @@ plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
   text.x = sweep_axis(x);
   text.y = sweep_axis(choice.y);
   if (series) text.series = sweep_axis(*series);
+  text.marks = choice.marks;
   const std::string file = std::filesystem::path(csv).filename().string();
   text.title = "Sweep: " + choice.y + " of each optimum against " + x +
                (series ? ", one line per " + *series : "");

@@ -4,6 +4,7 @@
 // what each column holds (the key registry for inputs, solve's keys for outputs).
 
 #include <string>
+#include <vector>
 
 #include "scaleopt/plots/figure.hpp"
 #include "scaleopt/plots/sweep_figure.hpp"
@@ -14,6 +15,7 @@ struct SweepChoice {
   std::string x;             // a varied input; empty: the first
   std::string y = "params";  // any column of numbers
   std::string series;        // a varied input, or "none"; empty: the second varied input, if any
+  std::vector<plots::SweepMark> marks;  // points to draw as well (--mark), in the columns' units
 };
 
 // The axis of a column: "params" -> parameters as 24.2B; "cost.total.usd" -> $1.2M; an input

@@ -257,6 +257,10 @@ TEST_CASE("plot sweep: hostile column and file names are shown as written and ne
   check_shows(svg, "Sweep: " + y + " of each optimum against " + x + ", one line per " + series);
   check_shows(svg, std::filesystem::path(csv).filename().string() + ": 6 of 6 rows drawn");
   check_shows(svg, "lowest " + y + ": ");
+  // A label of the reader's own (--mark) is text too.
+  const std::string marked =
+      drawn(sandbox, "sweep", csv, {"--y", y, "--mark", "5,150," + kHostileName});
+  check_shows(marked, kHostileName);
   // Shares print as percentages on their axis: "10%" in a tic label is a printf format to
   // gnuplot, which failed before the percent sign was doubled.
   const std::string shares = drawn(sandbox, "sweep", csv, {"--y", "cost_shares.pretrain"});

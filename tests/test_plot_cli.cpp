@@ -346,6 +346,56 @@ TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
       Catch::Contains("only for plot sweep"));
 }
 
+TEST_CASE("plot sweep --mark: the reader's points drawn with their labels, the axes widened",
+          "[plot][gnuplot][sweep]") {
+  const scaleopt::report::TemporaryDirectory directory;
+  const std::string csv = directory.file("sweep.csv");
+  REQUIRE(run_cli({"sweep", example("sardana_cost.toml"), "--vary",
+                   "inference.requests=1e8..1e12:log:5", "--out", csv, "--threads", "1"})
+              .status == 0);
+  const std::string svg = directory.file("marked.svg");
+  // The optima have 10-100B parameters (Sardana et al.: tens of billions at these demands); a
+  // claim of 50T parameters lies far above, so the log axis must reach its decade, 100T.
+  const auto drawn = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"plot", "sweep", csv, "--out", svg};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliRun run = run_cli(args);
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    const auto text = svg_text(read_file(svg));
+    REQUIRE(text.has_value());
+    return *text;
+  };
+  const std::string plain = drawn({});
+  CHECK_THAT(plain, !Catch::Contains("100T"));
+  const std::string marked =
+      drawn({"--mark", "1e10,50T,a claim of 50T", "--mark", "1e9,2e10,second, with a comma"});
+  CHECK_THAT(marked, Catch::Contains("a claim of 50T"));
+  CHECK_THAT(marked, Catch::Contains("second, with a comma"));
+  CHECK_THAT(marked, Catch::Contains("100T"));
+  // Bad marks: one line naming the flag, exit 2, no figure.
+  const std::string none = directory.file("none.svg");
+  const auto refused = [&](std::vector<std::string> extra, const std::string& message) {
+    std::vector<std::string> args = {"plot", "sweep", csv, "--out", none};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliRun run = run_cli(args);
+    CHECK(run.status == 2);
+    CHECK(is_one_line_error(run));
+    CHECK_THAT(run.err, Catch::Contains(message));
+    CHECK_FALSE(std::filesystem::exists(none));
+  };
+  refused({"--mark", "1e10"}, "--mark: expected X,Y[,LABEL]");
+  refused({"--mark", "1e10,many,label"}, "--mark '1e10,many,label': cannot read 'many'");
+  refused({"--mark", "1e10,1e10," + std::string(201, 'x')}, "--mark: a label of at most 200");
+  std::vector<std::string> many;
+  for (int i = 0; i < 21; ++i) many.insert(many.end(), {"--mark", "1,1"});
+  refused(many, "--mark: at most 20 points, got 21");
+  CHECK_THAT(
+      run_cli({"plot", "isoloss", example("sardana_cost.toml"), "--mark", "1,1", "--out", none})
+          .err,
+      Catch::Contains("only for plot sweep"));
+}
+
 TEST_CASE("plot tornado: inputs ranked by swing around the labelled base", "[plot][gnuplot]") {
   const std::string text = plotted_svg_text("tornado", example("sardana_cost.toml"));
   // Sardana et al.'s cost example: N = 2.053e10 at the base.
