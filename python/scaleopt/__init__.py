@@ -115,15 +115,20 @@ def _scenario_arguments(scenario: Union[str, os.PathLike, Scenario], set) -> Tup
     return os.fspath(scenario), _overrides(set)
 
 
+def _load_with(path: str, overrides: list) -> Scenario:
+    """A Scenario from overrides already written as ``KEY=VALUE`` texts."""
+    loaded = Scenario.__new__(Scenario)
+    loaded.path = path
+    loaded.overrides = overrides
+    loaded._native = _scaleopt.load(path, overrides)
+    return loaded
+
+
 def _loaded(scenario: Union[str, os.PathLike, Scenario], set) -> Scenario:
     if isinstance(scenario, Scenario) and not set:
         return scenario
-    path, overrides = _scenario_arguments(scenario, None)
-    loaded = Scenario.__new__(Scenario)
-    loaded.path = path
-    loaded.overrides = overrides + _overrides(set)
-    loaded._native = _scaleopt.load(loaded.path, loaded.overrides)
-    return loaded
+    path, overrides = _scenario_arguments(scenario, set)
+    return _load_with(path, overrides)
 
 
 _SOLVER_DEFAULTS = dict(
