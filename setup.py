@@ -45,7 +45,8 @@ class CMakeBuild(build_ext):
             check=True)
         # The file name carries the interpreter's ABI (_scaleopt.cpython-311-x86_64-linux-gnu.so):
         # a build tree made for another Python has no file of this name, and must not be copied.
-        built = build / "python" / "scaleopt" / ("_scaleopt" + sysconfig.get_config_var("EXT_SUFFIX"))
+        name = "_scaleopt" + sysconfig.get_config_var("EXT_SUFFIX")
+        built = build / "python" / "scaleopt" / name
         if not built.is_file():
             sys.exit(f"{built}: not found: the build tree {build} was not configured for this "
                      f"Python ({sys.executable}); configure it with -DPython_EXECUTABLE=...")

@@ -54,10 +54,10 @@ def _default_client(client):
 
 
 def _check_complete(frames: list, count: int) -> int:
-    """The grid's number of points. Raises unless the shards' rows are, together, every point of the grid once, each in its
-    own shard: a shard that returned too few rows (or another shard's) is an error, never a
-    frame with rows missing. Shard 1 always holds point 0, so the grid's size is known from the
-    rows' ``points`` column."""
+    """The grid's number of points. Raises unless the shards' rows are, together, every point
+    of the grid once, each in its own shard: a shard that returned too few rows (or another
+    shard's) is an error, never a frame with rows missing. Shard 1 always holds point 0, so
+    the grid's size is known from the rows' ``points`` column."""
     import numpy
 
     sizes = {int(v) for frame in frames for v in numpy.unique(frame["points"].to_numpy())}

@@ -40,7 +40,8 @@ else
        "the install runs with --no-index but with the network reachable" >&2
 fi
 SCALEOPT_CMAKE_BUILD_DIR=$build_dir PIP_DISABLE_PIP_VERSION_CHECK=1 \
-  $offline "$work/venv/bin/python" -m pip install --quiet --no-index --no-build-isolation "$work/src"
+  $offline "$work/venv/bin/python" -m pip install --quiet --no-index --no-build-isolation \
+  "$work/src"
 
 mkdir "$work/elsewhere"
 cd "$work/elsewhere"
@@ -55,6 +56,9 @@ venv = os.path.realpath(os.environ["SCALEOPT_VENV"])
 where = os.path.realpath(scaleopt.__file__)
 assert where.startswith(os.path.join(venv, "lib")), where
 assert os.path.isfile(os.path.join(os.path.dirname(where), "__init__.pyi"))
+import scaleopt.dask  # noqa: E402 (installed with the package; Debian's distributed)
+
+assert os.path.realpath(scaleopt.dask.__file__).startswith(os.path.dirname(where))
 
 # Hoffmann et al. (2022), App. D.2, Approach 3: L = E + A/N^alpha + B/D^beta with C = 6 N D.
 # Minimising at fixed C: N_opt = G (C/6)^a, D_opt = (C/6)^b / G, with G = (alpha A / (beta B))
