@@ -11,6 +11,8 @@ command line's message. Quantities are numbers or strings with the command line'
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import tempfile
 from typing import Any, Mapping, Optional, Sequence, Tuple, Union
@@ -115,25 +117,79 @@ def _scenario_arguments(scenario: Union[str, os.PathLike, Scenario], set) -> Tup
     return os.fspath(scenario), _overrides(set)
 
 
-def _loaded(scenario: Union[str, os.PathLike, Scenario], set) -> Scenario:
-    if isinstance(scenario, Scenario) and not set:
-        return scenario
-    path, overrides = _scenario_arguments(scenario, None)
+def _load_with(path: str, overrides: list) -> Scenario:
+    """A Scenario from overrides already written as ``KEY=VALUE`` texts."""
     loaded = Scenario.__new__(Scenario)
     loaded.path = path
-    loaded.overrides = overrides + _overrides(set)
-    loaded._native = _scaleopt.load(loaded.path, loaded.overrides)
+    loaded.overrides = overrides
+    loaded._native = _scaleopt.load(path, overrides)
     return loaded
 
 
-_SOLVER_DEFAULTS = dict(
-    algorithm="LD_SLSQP", max_evaluations=1000, starts=1, kkt_tolerance=1e-7, polish=True
+def _loaded(scenario: Union[str, os.PathLike, Scenario], set) -> Scenario:
+    if isinstance(scenario, Scenario) and not set:
+        return scenario
+    path, overrides = _scenario_arguments(scenario, set)
+    return _load_with(path, overrides)
+
+
+# Keyword arguments that several functions take alike, each group written once: name ->
+# (default, annotation). A function names the group as one keyword-only parameter (``solver``,
+# ``law_options``) and @_keywords puts the group's arguments in its place, in its signature
+# (help(), inspect) and in its calls. __init__.pyi spells them out for editors.
+_SOLVER_KEYWORDS = dict(
+    algorithm=("LD_SLSQP", "str"),
+    max_evaluations=(1000, "int"),
+    starts=(1, "int"),
+    kkt_tolerance=(1e-7, "float"),
+    polish=(True, "bool"),
 )
+_LAW_KEYWORDS = {
+    name: (None, "Optional[str]" if name == "law_file" else "Optional[Quantity]")
+    for name in ("law_file", "E", "A", "B", "alpha", "beta")
+}
+
+
+def _keywords(**groups: dict):
+    """Expands each keyword-only parameter named in ``groups`` into the group's keyword-only
+    arguments: the function receives them as one dict, every name present (its default where
+    the caller gave none). A name the function does not take is Python's TypeError."""
+
+    def decorate(function):
+        signature = inspect.signature(function)
+        parameters = []
+        for parameter in signature.parameters.values():
+            group = groups.get(parameter.name)
+            if group is None:
+                parameters.append(parameter)
+                continue
+            parameters += [
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                  annotation=annotation)
+                for name, (default, annotation) in group.items()
+            ]
+        defaults = {key: {name: d for name, (d, _) in group.items()}
+                    for key, group in groups.items()}
+
+        @functools.wraps(function)
+        def expanded(*args, **kwargs):
+            # Popped by hand, not Signature.bind: solve() is timed against C++ to microseconds.
+            for key, group in defaults.items():
+                kwargs[key] = {name: kwargs.pop(name, d) for name, d in group.items()}
+            return function(*args, **kwargs)
+
+        expanded.__signature__ = signature.replace(parameters=parameters)
+        return expanded
+
+    return decorate
+
+
 _solver_cache: dict = {}
 
 
-def _solver(algorithm, max_evaluations, starts, kkt_tolerance, polish):
-    key = (algorithm, max_evaluations, starts, kkt_tolerance, polish)
+def _solver(solver: dict):
+    """The library's solver options for the ``solver`` group, made once per distinct group."""
+    key = tuple(solver[name] for name in _SOLVER_KEYWORDS)
     options = _solver_cache.get(key)
     if options is None:
         options = _scaleopt.solver_options(*key)
@@ -142,14 +198,11 @@ def _solver(algorithm, max_evaluations, starts, kkt_tolerance, polish):
     return options
 
 
-def _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish) -> dict:
-    return dict(
-        algorithm=algorithm,
-        max_evaluations=max_evaluations,
-        starts=starts,
-        kkt_tolerance=kkt_tolerance,
-        no_polish=not polish,
-    )
+def _solver_flags(solver: dict) -> dict:
+    """The ``solver`` group as the command line's flags (``--no-polish`` for polish=False)."""
+    flags = {name: value for name, value in solver.items() if name != "polish"}
+    flags["no_polish"] = not solver["polish"]
+    return flags
 
 
 def laws() -> list:
@@ -158,10 +211,7 @@ def laws() -> list:
     return _command(["laws"])["laws"]
 
 
-def _law_flags(law, law_file, E, A, B, alpha, beta) -> dict:
-    return dict(law=law, law_file=law_file, E=E, A=A, B=B, alpha=alpha, beta=beta)
-
-
+@_keywords(law_options=_LAW_KEYWORDS, solver=_SOLVER_KEYWORDS)
 def optimal(
     law: Optional[str] = None,
     *,
@@ -169,17 +219,8 @@ def optimal(
     params: Optional[Quantity] = None,
     loss: Optional[Quantity] = None,
     tokens_per_param: Optional[Quantity] = None,
-    law_file: Optional[str] = None,
-    E: Optional[Quantity] = None,
-    A: Optional[Quantity] = None,
-    B: Optional[Quantity] = None,
-    alpha: Optional[Quantity] = None,
-    beta: Optional[Quantity] = None,
-    algorithm: str = "LD_SLSQP",
-    max_evaluations: int = 1000,
-    starts: int = 1,
-    kkt_tolerance: float = 1e-7,
-    polish: bool = True,
+    law_options: dict,
+    solver: dict,
 ) -> dict:
     """The compute-optimal (N, D) for a budget (``compute`` in FLOPs), a model size (``params``)
     or a target loss (``loss``): exactly one of the three (``scaleopt optimal --json``).
@@ -190,46 +231,40 @@ def optimal(
         params=params,
         loss=loss,
         tokens_per_param=tokens_per_param,
-        **_law_flags(law, law_file, E, A, B, alpha, beta),
-        **_solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish),
+        law=law,
+        **law_options,
+        **_solver_flags(solver),
     )
 
 
+@_keywords(law_options=_LAW_KEYWORDS)
 def loss(
     params: Quantity,
     tokens: Quantity,
     law: Optional[str] = None,
     *,
-    law_file: Optional[str] = None,
-    E: Optional[Quantity] = None,
-    A: Optional[Quantity] = None,
-    B: Optional[Quantity] = None,
-    alpha: Optional[Quantity] = None,
-    beta: Optional[Quantity] = None,
+    law_options: dict,
 ) -> dict:
     """The loss and training compute of N = ``params`` trained on D = ``tokens``, and how far D
     is from the law's compute-optimal tokens (``scaleopt loss --json``)."""
     return _command(
-        ["loss"], params=params, tokens=tokens, **_law_flags(law, law_file, E, A, B, alpha, beta)
+        ["loss"], params=params, tokens=tokens, law=law, **law_options
     )
 
 
+@_keywords(solver=_SOLVER_KEYWORDS)
 def solve(
     scenario: Union[str, os.PathLike, Scenario],
     set: Optional[Mapping[str, Quantity]] = None,
     *,
-    algorithm: str = "LD_SLSQP",
-    max_evaluations: int = 1000,
-    starts: int = 1,
-    kkt_tolerance: float = 1e-7,
-    polish: bool = True,
+    solver: dict,
 ) -> dict:
     """A scenario's question solved (``scaleopt solve --json``): a path or a loaded
     :class:`Scenario`, with overrides as ``--set``. An answer that did not converge is returned
     with its ``status``, as the command prints it."""
     loaded = _loaded(scenario, set)
     return _scaleopt.solve(
-        loaded._native, _solver(algorithm, max_evaluations, starts, kkt_tolerance, polish)
+        loaded._native, _solver(solver)
     )
 
 
@@ -257,6 +292,7 @@ def _axis(values) -> Union[str, list]:
     return array.tolist()
 
 
+@_keywords(solver=_SOLVER_KEYWORDS)
 def sweep(
     scenario: Union[str, os.PathLike, Scenario],
     vary: Mapping[str, Any],
@@ -265,11 +301,7 @@ def sweep(
     threads: Optional[int] = None,
     method: str = "auto",
     shard: Union[None, str, Tuple[int, int]] = None,
-    algorithm: str = "LD_SLSQP",
-    max_evaluations: int = 1000,
-    starts: int = 1,
-    kkt_tolerance: float = 1e-7,
-    polish: bool = True,
+    solver: dict,
 ):
     """The scenario's question at every point of a grid, as a pandas DataFrame with the columns
     of ``scaleopt sweep``'s CSV (one row per point, in the CSV's order).
@@ -288,7 +320,7 @@ def sweep(
         loaded._native,
         [(path, _axis(values)) for path, values in vary.items()],
         0 if threads is None else threads,
-        _solver(algorithm, max_evaluations, starts, kkt_tolerance, polish),
+        _solver(solver),
         method,
         index,
         count,
@@ -305,12 +337,13 @@ def sweep(
 
 
 def _analysis(command, scenario, set, threads, method, solver: dict, **flags) -> Any:
-    """An analysis command (the scenario, --set, --threads, --method, the solver's flags)."""
+    """An analysis command (the scenario, --set, --threads, --method, the ``solver`` group)."""
     path, overrides = _scenario_arguments(scenario, set)
-    return _command([command], [path], set=overrides, threads=threads, method=method, **solver,
-                    **flags)
+    return _command([command], [path], set=overrides, threads=threads, method=method,
+                    **_solver_flags(solver), **flags)
 
 
+@_keywords(solver=_SOLVER_KEYWORDS)
 def sensitivity(
     scenario: Union[str, os.PathLike, Scenario],
     set: Optional[Mapping[str, Quantity]] = None,
@@ -319,20 +352,16 @@ def sensitivity(
     rank_by: str = "params",
     threads: Optional[int] = None,
     method: str = "auto",
-    algorithm: str = "LD_SLSQP",
-    max_evaluations: int = 1000,
-    starts: int = 1,
-    kkt_tolerance: float = 1e-7,
-    polish: bool = True,
+    solver: dict,
 ) -> dict:
     """Elasticities of the optimum to every input and the tornado table
     (``scaleopt sensitivity --json``). Raises :class:`NotConverged` when the base case does not
     converge (there are no derivatives at a point that is not an optimum)."""
-    solver = _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish)
     return _analysis("sensitivity", scenario, set, threads, method, solver,
                      tornado=tornado, rank_by=rank_by)
 
 
+@_keywords(solver=_SOLVER_KEYWORDS)
 def uncertainty(
     scenario: Union[str, os.PathLike, Scenario],
     set: Optional[Mapping[str, Quantity]] = None,
@@ -341,15 +370,10 @@ def uncertainty(
     seed: int = 1,
     threads: Optional[int] = None,
     method: str = "auto",
-    algorithm: str = "LD_SLSQP",
-    max_evaluations: int = 1000,
-    starts: int = 1,
-    kkt_tolerance: float = 1e-7,
-    polish: bool = True,
+    solver: dict,
 ) -> dict:
     """Monte Carlo over the scenario's [uncertainty] table: quantiles of the answer and the
     shares that were infeasible (``scaleopt uncertainty --json``)."""
-    solver = _solver_flags(algorithm, max_evaluations, starts, kkt_tolerance, polish)
     return _analysis("uncertainty", scenario, set, threads, method, solver,
                      samples=samples, seed=seed)
 

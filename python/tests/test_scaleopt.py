@@ -237,3 +237,24 @@ def test_sweep_releases_the_gil():
     inside = [span["start"]] + [t for t in steps if span["start"] < t < span["end"]] + [span["end"]]
     longest_pause = max(b - a for a, b in zip(inside, inside[1:]))
     assert longest_pause < (span["end"] - span["start"]) / 2
+
+
+def test_stub_matches_the_signatures():
+    """__init__.pyi (what editors read) names the same parameters, in the same order and of the
+    same kind, as the functions (whose shared keyword groups @_keywords expands)."""
+    import ast
+    import inspect
+
+    stub = os.path.join(os.path.dirname(scaleopt.__file__), "__init__.pyi")
+    with open(stub, encoding="utf-8") as file:
+        tree = ast.parse(file.read())
+    stubbed = {node.name: node.args for node in tree.body if isinstance(node, ast.FunctionDef)}
+    functions = [name for name in scaleopt.__all__ if inspect.isfunction(getattr(scaleopt, name))]
+    assert sorted(stubbed) == sorted(functions)
+    for name in functions:
+        args = stubbed[name]
+        expected = [(a.arg, "POSITIONAL_OR_KEYWORD") for a in args.args]
+        expected += [(a.arg, "KEYWORD_ONLY") for a in args.kwonlyargs]
+        actual = [(p.name, p.kind.name) for p in inspect.signature(getattr(scaleopt, name))
+                  .parameters.values()]
+        assert actual == expected, name
