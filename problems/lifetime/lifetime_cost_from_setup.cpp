@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
 #include "scaleopt/problems/serving/serving_plan_slopes.hpp"
 
 namespace scaleopt {
@@ -166,6 +167,8 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
                               token_costs(priced, params, rl_context)));
   };
+  model.roofline = std::make_shared<const RooflinePricing>(
+      roofline_pricing(inputs, train_usd_per_hour, rl_train_hours_per_flop));
   // The largest N whose weights and one sequence fit the replica (batch >= 1), with a margin.
   const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
   const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
