@@ -123,10 +123,9 @@ void roofline_extras(Draw& draw, LifetimeInputs& inputs) {
     serving.chips *= 2.0;
   }
   if (draw.chance(0.15)) {
-    // A batch that fits beside the smallest model: up to the free HBM's sequences.
-    const Roofline r = make_roofline(architecture_at(inputs.architecture, kSmallestModel),
-                                     serving, "");
-    const double fits = (r.hbm_bytes - r.weight_bytes) / std::max(cache, 1.0);
+    // A batch whose caches take at most a quarter of the HBM, which the chips above leave
+    // free beside the smallest model.
+    const double fits = 0.25 * serving.chips * serving.chip.hbm_bytes / std::max(cache, 1.0);
     serving.batch = std::round(draw.log_uniform(1.0, std::max(1.0, std::min(fits, 4096.0))));
   } else if (draw.chance(0.4)) {
     // 1.5x to 1000x the smallest model's step at batch 1.

@@ -235,8 +235,9 @@ LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& 
   if (reference.solve.status == Status::infeasible) return reference;
   return solved_plan(
       law, model, unit,
-      minimize(QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params),
-               options),
+      minimize_with_restart(
+          QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params), reference,
+          options),
       reference);
 }
 

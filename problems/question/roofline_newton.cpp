@@ -111,40 +111,57 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
       };
       const double at_lo = gap(lo).d1, at_hi = gap(hi).d1;
       double corner = 0.5 * (lo + hi);
-      if (at_lo >= 0.0 && at_hi <= 0.0) {
+      bool is_corner = at_lo >= 0.0 && at_hi <= 0.0;
+      if (is_corner) {
         corner = bracketed_root(gap_newton, lo, hi, result.iterations);
         if (!std::isfinite(corner)) return result;
       }
-      // Every maximum that changes between the ends and whose two terms meet here switches at
-      // this corner (the RL context is often the serving context: both switch together).
+      // Every maximum that changes between the ends and whose two terms meet here, and are
+      // its largest, switches at this corner (the RL context is often the serving context:
+      // both switch together). Where a third term is larger, the point is no corner of these
+      // two: it is tested as any other point below.
       PieceChoice left = piece(corner), right = left;
       const double at = std::exp(corner);
-      for (std::size_t h = 0; h < 4; ++h) {
+      auto largest = [&](const MaxOfTerms& terms) {
+        double value = 0.0;
+        for (int t = 0; t < terms.count; ++t) {
+          value = std::max(value, evaluate(terms.terms[static_cast<std::size_t>(t)], at).value);
+        }
+        return value;
+      };
+      for (std::size_t h = 0; h < 4 && is_corner; ++h) {
         if (piece_lo[h] == piece_hi[h]) continue;
         const MaxOfTerms& group_h = group(pricing, static_cast<int>(h));
         const double x = evaluate(group_h.terms[static_cast<std::size_t>(piece_lo[h])], at).value;
         const double y = evaluate(group_h.terms[static_cast<std::size_t>(piece_hi[h])], at).value;
-        if (h == g || std::fabs(x - y) <= kCornerMatch * (x + y)) {
+        const bool meet = std::fabs(x - y) <= kCornerMatch * (x + y) &&
+                          std::min(x, y) >= largest(group_h) * (1.0 - kCornerMatch);
+        if (meet) {
           left[h] = piece_lo[h];
           right[h] = piece_hi[h];
+        } else if (h == g) {
+          is_corner = false;
         }
       }
-      const double slope_left = slope_on(corner, left).d1;
-      const double slope_right = slope_on(corner, right).d1;
-      if (slope_left <= 0.0 && slope_right >= 0.0) {
-        result = {true, corner, left, right, result.iterations};
-        return result;
+      if (is_corner) {
+        const double slope_left = slope_on(corner, left).d1;
+        const double slope_right = slope_on(corner, right).d1;
+        if (slope_left <= 0.0 && slope_right >= 0.0) {
+          result = {true, corner, left, right, result.iterations};
+          return result;
+        }
+        if (slope_right < 0.0) {
+          lo = corner;
+          piece_lo = right;
+        } else {
+          hi = corner;
+          piece_hi = left;
+        }
+        if (!(hi > lo)) return result;
+        u = 0.5 * (lo + hi);
+        continue;
       }
-      if (slope_right < 0.0) {
-        lo = corner;
-        piece_lo = right;
-      } else {
-        hi = corner;
-        piece_hi = left;
-      }
-      if (!(hi > lo)) return result;
-      u = 0.5 * (lo + hi);
-      continue;
+      u = corner > lo && corner < hi ? corner : 0.5 * (lo + hi);
     }
     const PieceChoice here = piece(u);
     const Slope s = slope_on(u, here);
