@@ -113,13 +113,12 @@ void roofline_extras(Draw& draw, LifetimeInputs& inputs) {
     inputs.architecture = presets[draw.below(presets.size())];
   }
   if (draw.chance(0.3)) inputs.rl.context_tokens = std::round(draw.log_uniform(1e3, 1.3e5));
-  const double longest =
-      std::max(serving.context_tokens, inputs.rl.context_tokens.value_or(0.0));
+  const double longest = std::max(serving.context_tokens, inputs.rl.context_tokens.value_or(0.0));
   // Enough chips that one sequence's cache and the smallest model fit with room to spare.
   const Roofline unit = make_roofline(architecture_at(inputs.architecture, 1.0), serving, "");
   const double cache = cached_bytes_per_sequence(unit, longest);
-  while (serving.chips * serving.chip.hbm_bytes < 4.0 * (cache + 2.0 * kSmallestModel *
-                                                                         unit.weight_bytes)) {
+  while (serving.chips * serving.chip.hbm_bytes <
+         4.0 * (cache + 2.0 * kSmallestModel * unit.weight_bytes)) {
     serving.chips *= 2.0;
   }
   if (draw.chance(0.15)) {
@@ -129,8 +128,8 @@ void roofline_extras(Draw& draw, LifetimeInputs& inputs) {
     serving.batch = std::round(draw.log_uniform(1.0, std::max(1.0, std::min(fits, 4096.0))));
   } else if (draw.chance(0.4)) {
     // 1.5x to 1000x the smallest model's step at batch 1.
-    const Roofline r = make_roofline(architecture_at(inputs.architecture, kSmallestModel),
-                                     serving, "");
+    const Roofline r =
+        make_roofline(architecture_at(inputs.architecture, kSmallestModel), serving, "");
     serving.latency_per_token_seconds =
         decode_step(r, 1.0, longest).seconds() * draw.log_uniform(1.5, 1000.0);
   }
@@ -278,7 +277,8 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
     }
     case StressClass::equal_cost:
     case StressClass::roofline_equal_cost: {
-      instance.inputs = lifetime_inputs(draw, true, instance.kind == StressClass::roofline_equal_cost);
+      instance.inputs =
+          lifetime_inputs(draw, true, instance.kind == StressClass::roofline_equal_cost);
       instance.problem.kind = ProblemKind::equal_cost;
       const bool with_rl = instance.inputs.rl.rollout_tokens > 0.0;
       instance.problem.shares = random_shares(draw, with_rl);

@@ -29,8 +29,7 @@ std::string example(const char* name) {
 // $3B buys, or equal-cost at its 100B; optionally a 30 ms latency target.
 const std::vector<std::string> kMinCost = {"problem.kind=min-lifetime-cost",
                                            "problem.target_params=100B"};
-const std::vector<std::string> kMaxQuality = {"problem.kind=max-quality",
-                                              "problem.budget_usd=3e9"};
+const std::vector<std::string> kMaxQuality = {"problem.kind=max-quality", "problem.budget_usd=3e9"};
 const std::vector<std::string> kEqualCost = {"problem.kind=equal-cost"};
 
 std::vector<std::string> with_latency(std::vector<std::string> set) {
@@ -80,16 +79,11 @@ void run_command(benchmark::State& state, const std::vector<std::string>& args, 
 void BM_RooflineSweep1MPointsWithCsv(benchmark::State& state) {
   const std::string out =
       (std::filesystem::temp_directory_path() / "scaleopt_bench_roofline_sweep.csv").string();
-  std::vector<std::string> args = {"sweep",
-                                   example("frontier.toml"),
-                                   "--vary",
-                                   "inference.chips=8..64:100",
-                                   "--vary",
-                                   "inference.context=1K..128K:log:100",
-                                   "--vary",
-                                   "inference.latency_per_token=20ms..200ms:log:100",
-                                   "--out",
-                                   out};
+  std::vector<std::string> args = {"sweep",  example("frontier.toml"),
+                                   "--vary", "inference.chips=8..64:100",
+                                   "--vary", "inference.context=1K..128K:log:100",
+                                   "--vary", "inference.latency_per_token=20ms..200ms:log:100",
+                                   "--out",  out};
   for (const std::string& key : kMinCost) args.insert(args.end(), {"--set", key});
   run_command(state, args, 1e6);
   std::filesystem::remove(out);

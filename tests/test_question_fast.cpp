@@ -169,8 +169,7 @@ TEST_CASE("fast path: the Chinchilla-rule model of a loss lies on D = r N at tha
   }
 }
 
-TEST_CASE("fast path: the roofline is not linear; its closed form takes the fast path",
-          "[fast]") {
+TEST_CASE("fast path: the roofline is not linear; its closed form takes the fast path", "[fast]") {
   const scaleopt::Scenario budget = scaleopt::load_scenario(example("budget_plan.toml"));
   const QuestionSetup setup = question_setup(budget, *budget.law, budget.problem);
   CHECK_FALSE(linear_cost(setup.model, setup.unit));

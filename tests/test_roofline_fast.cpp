@@ -78,9 +78,9 @@ TEST_CASE("roofline closed form: costs equal the serving plan's at every N", "[r
   for (const char* chip : {"h100-sxm", "h200", "b200", "mi300x"}) {
     for (const char* context : {"1K", "32K", "128K"}) {
       for (const char* latency : {"", "20ms"}) {
-        std::vector<std::string> set{std::string("inference.hardware=") + chip,
-                                     std::string("inference.context=") + context,
-                                     "problem.kind=min-lifetime-cost", "problem.target_params=1e11"};
+        std::vector<std::string> set{
+            std::string("inference.hardware=") + chip, std::string("inference.context=") + context,
+            "problem.kind=min-lifetime-cost", "problem.target_params=1e11"};
         if (*latency) set.push_back(std::string("inference.latency_per_token=") + latency);
         const QuestionSetup setup = setup_for(set);
         REQUIRE(setup.model.roofline);
@@ -89,7 +89,8 @@ TEST_CASE("roofline closed form: costs equal the serving plan's at every N", "[r
           const LifetimeCost plan = setup.model.cost(n, 1e12);
           const LifetimeCost closed = roofline_lifetime_cost(setup.model, n, 1e12);
           CHECK(closed.inference.usd == Approx(plan.inference.usd).epsilon(kClosedForm));
-          CHECK(closed.inference.gpu_hours == Approx(plan.inference.gpu_hours).epsilon(kClosedForm));
+          CHECK(closed.inference.gpu_hours ==
+                Approx(plan.inference.gpu_hours).epsilon(kClosedForm));
           CHECK(closed.rl.usd == Approx(plan.rl.usd).epsilon(kClosedForm));
           CHECK(closed.rl.gpu_hours == Approx(plan.rl.gpu_hours).epsilon(kClosedForm));
           CHECK(closed.pretrain.usd == plan.pretrain.usd);
@@ -139,8 +140,7 @@ TEST_CASE("roofline fast path agrees with NLopt to 1e-9 on a grid", "[roofline_f
                 } catch (const InputError&) {
                   continue;  // the model does not fit this replica, or misses the latency
                 }
-                const QuestionSummary nlopt =
-                    solve_question_summary(setup, {}, SolveMethod::nlopt);
+                const QuestionSummary nlopt = solve_question_summary(setup, {}, SolveMethod::nlopt);
                 const auto fast = solve_question_fast(setup);
                 if (!fast) {
                   WARN("fallback " << what);

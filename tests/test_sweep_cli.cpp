@@ -124,8 +124,7 @@ TEST_CASE("sweep: the roofline takes the fast path, identically on any thread co
   REQUIRE(run_cli(with(args, {"--threads", "2", "--out", dir.file("two.csv")})).status == 0);
   CHECK(read(dir.file("one.csv")) == read(dir.file("two.csv")));
   // --method nlopt still solves every point with NLopt.
-  const CliRun nlopt =
-      run_cli(with(args, {"--method", "nlopt", "--out", dir.file("nlopt.csv")}));
+  const CliRun nlopt = run_cli(with(args, {"--method", "nlopt", "--out", dir.file("nlopt.csv")}));
   REQUIRE(nlopt.status == 0);
   CHECK_THAT(nlopt.out, Catch::Contains("0 by the 1-D Newton fast path"));
   CHECK(read(dir.file("nlopt.csv")).find(",LD_SLSQP,") != std::string::npos);

@@ -187,11 +187,10 @@ LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
   if (infeasible(law, target_loss, model, plan)) return plan;
 
   const LifetimePlan reference = min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit);
-  return solved_plan(
-      law, model, unit,
-      minimize_with_restart(LifetimeAtLossProblem(law, target_loss, model, unit), reference,
-                            options),
-      reference);
+  return solved_plan(law, model, unit,
+                     minimize_with_restart(LifetimeAtLossProblem(law, target_loss, model, unit),
+                                           reference, options),
+                     reference);
 }
 
 }  // namespace scaleopt

@@ -175,8 +175,7 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   const double longest = std::max(context, rl_context);
   const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
   const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
-  const double cache_bytes =
-      hbm_bytes_needed(per_param, batch, longest) - per_param.weight_bytes;
+  const double cache_bytes = hbm_bytes_needed(per_param, batch, longest) - per_param.weight_bytes;
   model.max_params =
       (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);
   if (!(model.max_params > 0.0)) {
@@ -193,21 +192,20 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     const double attention_flops = batch * decode_attention_flops_per_token(per_param, longest);
     const double sequence_bytes = unit_step.bytes - per_param.weight_read_bytes;
     const double n = model.max_params;
-    const double step_seconds =
-        std::max((2.0 * batch * per_param.decode_params * n + attention_flops) /
-                     per_param.flop_per_second,
-                 (per_param.weight_read_bytes * n + sequence_bytes) / per_param.bytes_per_second);
+    const double step_seconds = std::max(
+        (2.0 * batch * per_param.decode_params * n + attention_flops) / per_param.flop_per_second,
+        (per_param.weight_read_bytes * n + sequence_bytes) / per_param.bytes_per_second);
     if (step_seconds > *latency) {
       const double compute_bound = (*latency * per_param.flop_per_second - attention_flops) /
                                    (2.0 * batch * per_param.decode_params);
-      const double memory_bound = (*latency * per_param.bytes_per_second - sequence_bytes) /
-                                  per_param.weight_read_bytes;
+      const double memory_bound =
+          (*latency * per_param.bytes_per_second - sequence_bytes) / per_param.weight_read_bytes;
       const double largest = std::min(compute_bound, memory_bound);
       // None meets it: the least N considered below the HBM's (the plan then reports the
       // target unreachable).
       const double floor = std::log(model.max_params) - 60.0;
-      model.max_params = std::exp(std::max(largest > 0.0 ? std::log(largest) : floor, floor) -
-                                  kLogMargin);
+      model.max_params =
+          std::exp(std::max(largest > 0.0 ? std::log(largest) : floor, floor) - kLogMargin);
     }
   }
   return model;

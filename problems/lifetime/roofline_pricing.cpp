@@ -14,9 +14,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // The terms of one context from the roofline of a model of one active parameter (the roofline
 // is linear in N: roofline.cpp, with the counts scaled as architecture_at scales them).
-ContextPricing context_pricing(const LifetimeInputs& inputs, double context) {
-  const Roofline r =
-      make_roofline(architecture_at(inputs.architecture, 1.0), inputs.serving, "inference");
+ContextPricing context_pricing(const LifetimeInputs& inputs, const Roofline& r, double context) {
   ContextPricing p;
   const double F = r.flop_per_second, W = r.bytes_per_second;
   p.flop_per_second = F;
@@ -99,7 +97,8 @@ double ContextPricing::batch_at(double n) const {
   const double F = flop_per_second, W = bytes_per_second;
   // Balance: B (2N + a) / F = (w N + B m) / W; at or below batch 1 the plan takes 1.
   const double per_sequence = (2.0 * n + attention_flops) / F - read_bytes / W;
-  double batch = per_sequence > 0.0 ? weight_read_bytes_per_param * n / W / per_sequence : kInfinity;
+  double batch =
+      per_sequence > 0.0 ? weight_read_bytes_per_param * n / W / per_sequence : kInfinity;
   if (cached_bytes > 0.0) {
     batch = std::min(batch, (hbm_bytes - weight_bytes_per_param * n) / cached_bytes);
   }
@@ -112,8 +111,11 @@ double ContextPricing::batch_at(double n) const {
 RooflinePricing roofline_pricing(const LifetimeInputs& inputs, double train_usd_per_hour,
                                  double rl_train_hours_per_flop) {
   RooflinePricing p;
-  p.inference = context_pricing(inputs, inputs.serving.context_tokens);
-  p.rl = context_pricing(inputs, inputs.rl.context_tokens.value_or(inputs.serving.context_tokens));
+  const Roofline unit =
+      make_roofline(architecture_at(inputs.architecture, 1.0), inputs.serving, "inference");
+  p.inference = context_pricing(inputs, unit, inputs.serving.context_tokens);
+  p.rl = inputs.rl.context_tokens ? context_pricing(inputs, unit, *inputs.rl.context_tokens)
+                                  : p.inference;
   p.input_tokens = inputs.demand.input_tokens();
   p.output_tokens = inputs.demand.output_tokens();
   p.chip_hours_per_second = inputs.serving.chips / kSecondsPerHour;
@@ -158,8 +160,7 @@ ServingCost serving_cost(const RooflinePricing& p, CostUnit unit, double rl_toke
   const double price = unit == CostUnit::usd ? p.usd_per_chip_hour : 1.0;
   const double trained_price = unit == CostUnit::usd ? p.rl_trained_usd_per_hour : 1.0;
   const double scale = to_hours * price, linear = trained * trained_price;
-  return {seconds.value * scale + linear, seconds.d1 * scale + linear,
-          seconds.d2 * scale + linear};
+  return {seconds.value * scale + linear, seconds.d1 * scale + linear, seconds.d2 * scale + linear};
 }
 
 LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double params,
@@ -178,11 +179,11 @@ LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double param
     const double rl_in = max_value(p.rl.input, piece[3], params).value * to_hours;
     const double trained = p.rl_trained_hours_per_param * params;
     const double t = model.rl_tokens;
-    cost.rl = {model.rl_flops_per_param_token * params * t,
-               (rl_out + trained + p.rl_extra_passes * rl_in) * t,
-               (rl_out * price + trained * p.rl_trained_usd_per_hour +
-                p.rl_extra_passes * rl_in * price) *
-                   t};
+    cost.rl = {
+        model.rl_flops_per_param_token * params * t,
+        (rl_out + trained + p.rl_extra_passes * rl_in) * t,
+        (rl_out * price + trained * p.rl_trained_usd_per_hour + p.rl_extra_passes * rl_in * price) *
+            t};
   }
   return cost;
 }

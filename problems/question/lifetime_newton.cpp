@@ -42,7 +42,6 @@ double newton_root(F f, double start, double lower, double upper, int digits, in
   return used >= kMaxIterations ? std::numeric_limits<double>::quiet_NaN() : root;
 }
 
-
 }  // namespace
 
 // check_kkt's relative residual for one active constraint with gradient `c` and objective

@@ -58,8 +58,9 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
     a.chinchilla_pretrain_tokens = chinchilla.tokens;
     a.vs_params = n / chinchilla.params;
     a.vs_tokens = d / chinchilla.tokens;
-    a.vs_cost = in_unit(setup.unit, a.cost.total()) /
-                in_unit(setup.unit, cost_of(setup.model, chinchilla.params, chinchilla.tokens).total());
+    a.vs_cost =
+        in_unit(setup.unit, a.cost.total()) /
+        in_unit(setup.unit, cost_of(setup.model, chinchilla.params, chinchilla.tokens).total());
   }
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;

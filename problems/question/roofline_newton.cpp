@@ -81,7 +81,7 @@ double bracketed_root(F f, double lo, double hi, int& iterations) {
 
 template <class SlopeOn>
 ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bool, 4>& relevant,
-                             SlopeOn slope_on, double lo, double hi) {
+                             SlopeOn slope_on, double lo, double hi, double start) {
   auto piece = [&](double u) {
     PieceChoice choice = piece_at(pricing, std::exp(u));
     for (int g = 0; g < 4; ++g) {
@@ -91,7 +91,7 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
   };
   ConvexMinimum result;
   PieceChoice piece_lo = piece(lo), piece_hi = piece(hi);
-  double u = 0.5 * (lo + hi);
+  double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
   for (int i = 0; i < kMaxIterations; ++i) {
     ++result.iterations;
     if (piece_lo != piece_hi) {
@@ -205,8 +205,7 @@ std::array<bool, 4> relevant_maxima(const RooflinePricing& p, const LifetimeCost
                                     CostUnit unit) {
   if (unit == CostUnit::flops) return {false, false, false, false};
   const bool rl = model.rl_tokens > 0.0;
-  return {p.output_tokens > 0.0, p.input_tokens > 0.0, rl,
-          rl && p.rl_extra_passes > 0.0};
+  return {p.output_tokens > 0.0, p.input_tokens > 0.0, rl, rl && p.rl_extra_passes > 0.0};
 }
 
 // The KKT residual from the one-sided slopes along the curve: zero when they straddle zero (a
@@ -251,9 +250,9 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
   // reaches 1e30, below the largest model served, 1e30 and where D falls to one token.
   const double log_min_params = std::log(law.A / R) / a;
   const double at_most_tokens = std::log(law.A / (R - law.B * std::exp(-b * kLogUpperBound))) / a;
-  const double lo = std::max({kLogLowerBound,
-                              std::nextafter(log_min_params, std::numeric_limits<double>::infinity()),
-                              at_most_tokens});
+  const double lo = std::max(
+      {kLogLowerBound, std::nextafter(log_min_params, std::numeric_limits<double>::infinity()),
+       at_most_tokens});
   const double served = std::min(kLogUpperBound, std::log(model.max_params));
   double hi = served;
   if (R > law.B) hi = std::min(hi, std::log(law.A / (R - law.B)) / a);
@@ -297,7 +296,8 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
     }
     minimum = {true, hi, at_hi, at_hi, 0};
   } else {
-    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi);
+    // From Chinchilla's N for the target: serving costs only move the optimum down from it.
+    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi, chinchilla_log_params);
     if (!minimum.found) return plan;  // not converged
   }
   plan.iterations = minimum.iterations;
@@ -328,8 +328,8 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
     // the cost falls toward the bound.
     plan.kkt_residual = std::max(0.0, left.slope / left.cost);
   } else {
-    plan.kkt_residual = corner_residual(left.slope, right.slope, residual_of(left),
-                                        residual_of(right));
+    plan.kkt_residual =
+        corner_residual(left.slope, right.slope, residual_of(left), residual_of(right));
   }
   return verified(plan);
 }
@@ -348,9 +348,7 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
   auto serving_at = [&](double u) { return serving(u, piece_at(pricing, std::exp(u))); };
   // The budget left after serving and one token per parameter, as a fraction of the budget:
   // positive while D >= 1 is affordable (quality_at_budget.cpp).
-  auto room = [&](double u) {
-    return (budget - serving_at(u).value - k * std::exp(u)) / budget;
-  };
+  auto room = [&](double u) { return (budget - serving_at(u).value - k * std::exp(u)) / budget; };
   const double lo = std::log(min_params);
   const double served = std::min(kLogUpperBound, std::log(model.max_params));
   if (!(room(lo) > 0.0) || !(lo < served)) {
@@ -385,8 +383,13 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
     const double tokens = left / (k * n);
     const double h1 = -g.d1 / left - 1.0, h2 = -(g.d2 * left + g.d1 * g.d1) / (left * left);
     const double p = law.params_term(n), q = law.data_term(tokens);
-    return Along{-a * p - b * q * h1, a * a * p + b * b * q * h1 * h1 - b * q * h2, tokens, p, q,
-                 g.value + k * n * tokens, g.d1};
+    return Along{-a * p - b * q * h1,
+                 a * a * p + b * b * q * h1 * h1 - b * q * h2,
+                 tokens,
+                 p,
+                 q,
+                 g.value + k * n * tokens,
+                 g.d1};
   };
   auto slope_on = [&](double u, const PieceChoice& piece) {
     const Along at = along(u, piece);
@@ -410,7 +413,10 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
     }
     minimum = {true, hi, at_hi, at_hi, 0};
   } else {
-    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi);
+    // From the split Chinchilla's rule of thumb gives pretraining (half the budget at 20
+    // tokens per parameter, as QualityAtBudgetProblem starts).
+    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi,
+                             0.5 * (std::log(budget) - std::log(40.0 * k)));
     if (!minimum.found) return plan;
   }
   plan.iterations = minimum.iterations;
