@@ -2,10 +2,10 @@
 // Monte Carlo over a scenario's uncertain inputs (scaleopt uncertainty): every sample draws its
 // inputs from the [uncertainty] distributions with its own random stream, seeded from (seed,
 // sample index) (scenario/sample_generator.hpp), and is solved (the fast path where costs are
-// linear in N, NLopt otherwise). Quantiles of the outputs over the samples that converged, and
-// the shares of samples that were infeasible, invalid (a draw outside what the input allows,
-// or breaking a rule between keys) or not converged. The same seed gives the same answer at
-// any thread count.
+// linear in N or priced by the roofline, NLopt otherwise). Quantiles of the outputs over the
+// samples that converged, and the shares of samples that were infeasible, invalid (a draw outside
+// what the input allows, or breaking a rule between keys) or not converged. The same seed gives the
+// same answer at any thread count.
 
 #include <array>
 #include <cstdint>

@@ -290,10 +290,13 @@ StressCheck check(const StressInstance& instance, const StressCheckOptions& opti
     case StressClass::compute_at_loss:
       return check_compute_at_loss(instance, options);
     case StressClass::min_lifetime:
+    case StressClass::roofline_min_lifetime:
       return check_min_lifetime(instance, options);
     case StressClass::max_quality:
+    case StressClass::roofline_max_quality:
       return check_max_quality(instance, options);
     case StressClass::equal_cost:
+    case StressClass::roofline_equal_cost:
       return check_equal_cost(instance, options);
   }
   return failed("unknown class");

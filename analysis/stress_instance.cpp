@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/problems/fit/bootstrap_resample.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 
@@ -100,9 +102,42 @@ double loss_target(Draw& draw, StressInstance& instance) {
   return frontier_loss(instance.law, draw.log_uniform(kSmallestModel, kLargestModel));
 }
 
-// Prices and efficiencies over two orders of magnitude; inference by MFUs or the roofline;
-// RL or none; demand from 0 to 1e16 tokens.
-LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand) {
+// The roofline classes' further inputs: a preset's shape (its KV bytes and attention FLOPs;
+// N stays free), a latency target, a given batch, and an RL context of its own. Targets and
+// batches are set from the smallest model so that it meets them (the serving setup is
+// otherwise refused as a whole).
+void roofline_extras(Draw& draw, LifetimeInputs& inputs) {
+  ServingSetup& serving = inputs.serving;
+  if (draw.chance(0.4)) {
+    const std::vector<Architecture> presets = architecture_presets();
+    inputs.architecture = presets[draw.below(presets.size())];
+  }
+  if (draw.chance(0.3)) inputs.rl.context_tokens = std::round(draw.log_uniform(1e3, 1.3e5));
+  const double longest = std::max(serving.context_tokens, inputs.rl.context_tokens.value_or(0.0));
+  // Enough chips that one sequence's cache and the smallest model fit with room to spare.
+  const Roofline unit = make_roofline(architecture_at(inputs.architecture, 1.0), serving, "");
+  const double cache = cached_bytes_per_sequence(unit, longest);
+  while (serving.chips * serving.chip.hbm_bytes <
+         4.0 * (cache + 2.0 * kSmallestModel * unit.weight_bytes)) {
+    serving.chips *= 2.0;
+  }
+  if (draw.chance(0.15)) {
+    // A batch whose caches take at most a quarter of the HBM, which the chips above leave
+    // free beside the smallest model.
+    const double fits = 0.25 * serving.chips * serving.chip.hbm_bytes / std::max(cache, 1.0);
+    serving.batch = std::round(draw.log_uniform(1.0, std::max(1.0, std::min(fits, 4096.0))));
+  } else if (draw.chance(0.4)) {
+    // 1.5x to 1000x the smallest model's step at batch 1.
+    const Roofline r =
+        make_roofline(architecture_at(inputs.architecture, kSmallestModel), serving, "");
+    serving.latency_per_token_seconds =
+        decode_step(r, 1.0, longest).seconds() * draw.log_uniform(1.5, 1000.0);
+  }
+}
+
+// Prices and efficiencies over two orders of magnitude; inference by MFUs or the roofline
+// (always, with `roofline`, and its further inputs); RL or none; demand from 0 to 1e16 tokens.
+LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand, bool roofline = false) {
   LifetimeInputs inputs;
   TrainingSetup& training = inputs.training;
   training.chip = made_up_chip(draw, "stress-train");
@@ -114,7 +149,7 @@ LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand) {
   serving.usd_per_chip_hour = draw.log_uniform(0.2, 20.0);
   serving.chips = std::pow(2.0, static_cast<double>(draw.below(7)));  // 1 to 64
   serving.context_tokens = std::round(draw.log_uniform(1e3, 1.3e5));
-  if (draw.chance(0.6)) {
+  if (!roofline && draw.chance(0.6)) {
     serving.pricing = InferencePricing::mfu;
     serving.prefill_mfu = draw.log_uniform(0.005, 0.5);
     serving.decode_mfu = draw.log_uniform(0.005, 0.5);
@@ -144,6 +179,7 @@ LifetimeInputs lifetime_inputs(Draw& draw, bool needs_demand) {
     rl.trained_fraction = draw.uniform();
     rl.extra_forward_passes = static_cast<double>(draw.below(3));
   }
+  if (roofline) roofline_extras(draw, inputs);
   return inputs;
 }
 
@@ -183,6 +219,12 @@ std::string_view to_string(StressClass kind) {
       return "max-quality";
     case StressClass::equal_cost:
       return "equal-cost";
+    case StressClass::roofline_min_lifetime:
+      return "roofline-min-lifetime";
+    case StressClass::roofline_max_quality:
+      return "roofline-max-quality";
+    case StressClass::roofline_equal_cost:
+      return "roofline-equal-cost";
   }
   return "compute-at-budget";
 }
@@ -211,15 +253,20 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
     case StressClass::compute_at_loss:
       instance.target_loss = loss_target(draw, instance);
       break;
-    case StressClass::min_lifetime: {
-      instance.inputs = lifetime_inputs(draw, false);
-      instance.problem.kind =
-          draw.chance(0.5) ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
+    case StressClass::min_lifetime:
+    case StressClass::roofline_min_lifetime: {
+      const bool roofline = instance.kind == StressClass::roofline_min_lifetime;
+      instance.inputs = lifetime_inputs(draw, false, roofline);
+      // The roofline prices dollars and hours; a FLOPs problem does not see it.
+      instance.problem.kind = !roofline && draw.chance(0.5) ? ProblemKind::min_lifetime_flops
+                                                            : ProblemKind::min_lifetime_cost;
       instance.problem.target_loss = loss_target(draw, instance);
       break;
     }
-    case StressClass::max_quality: {
-      instance.inputs = lifetime_inputs(draw, false);
+    case StressClass::max_quality:
+    case StressClass::roofline_max_quality: {
+      instance.inputs =
+          lifetime_inputs(draw, false, instance.kind == StressClass::roofline_max_quality);
       instance.problem.kind = ProblemKind::max_quality;
       if (draw.chance(0.5)) {
         instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
@@ -228,8 +275,10 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
       }
       break;
     }
-    case StressClass::equal_cost: {
-      instance.inputs = lifetime_inputs(draw, true);
+    case StressClass::equal_cost:
+    case StressClass::roofline_equal_cost: {
+      instance.inputs =
+          lifetime_inputs(draw, true, instance.kind == StressClass::roofline_equal_cost);
       instance.problem.kind = ProblemKind::equal_cost;
       const bool with_rl = instance.inputs.rl.rollout_tokens > 0.0;
       instance.problem.shares = random_shares(draw, with_rl);

@@ -13,7 +13,8 @@
 //    max-quality in dollars or GPU-hours, equal-cost), checked against its 1-D reduction;
 //  - model sizes from 1e7 to 1e13 parameters (the targets and budgets are set through them),
 //    inference demand from 0 to 1e16 tokens, chips, prices and efficiencies over two orders of
-//    magnitude, inference priced by fixed MFUs or by the roofline, RL or none;
+//    magnitude, inference priced by fixed MFUs or by the roofline, RL or none; the roofline
+//    classes add latency targets, given batches, preset shapes and RL contexts;
 //  - about one loss target in ten that no model reaches (at or below E, within 1e-12 of it, or
 //    beyond 1e30 parameters): those must be reported infeasible.
 
@@ -33,8 +34,15 @@ enum class StressClass {
   min_lifetime,       // solve_question min-lifetime-flops / -cost vs the 1-D reduction
   max_quality,        // solve_question max-quality vs the 1-D reduction
   equal_cost,         // the heuristic's closed form re-costed, and its optimum vs 1-D
+  // The same three with inference always priced by the roofline, over more of its inputs
+  // (latency targets, given batches, model shapes with attention FLOPs, an RL context of its
+  // own): the fast path's closed form (problems/question/roofline_newton.hpp) is held to the
+  // same references.
+  roofline_min_lifetime,
+  roofline_max_quality,
+  roofline_equal_cost,
 };
-inline constexpr int kStressClassCount = 5;
+inline constexpr int kStressClassCount = 8;
 std::string_view to_string(StressClass kind);
 
 struct StressInstance {
@@ -55,7 +63,7 @@ struct StressInstance {
   bool drawn_unreachable = false;
 };
 
-// The class of instance `index` (the classes take turns, so every run of 5 or more has each).
+// The class of instance `index` (the classes take turns, so every run of 8 or more has each).
 StressClass stress_class(std::uint64_t index);
 
 // Instance `index` of the run seeded with `seed`: the same on every call and every thread.

@@ -54,7 +54,7 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   const QuestionSetup setup = scenario_setup(base);
   kind_ = setup.kind;
   fast_ = options.method == SolveMethod::automatic && !setup.rl_returns &&
-          linear_cost(setup.model, setup.unit);
+          (linear_cost(setup.model, setup.unit) || setup.model.roofline);
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,

@@ -83,7 +83,7 @@ class SweepRunner {
                    const std::function<void(std::size_t)>& done) const;
 
   // Points per write of the partial file: large when the fast path applies (microseconds a
-  // point), small otherwise (NLopt with the roofline: up to milliseconds).
+  // point), small otherwise (NLopt: up to milliseconds a point).
   std::size_t chunk_points() const { return fast_ ? 65536 : 256; }
 
  private:

@@ -25,7 +25,8 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
   }
   command
       .add_option("--method", args.method,
-                  "auto: the 1-D Newton fast path where costs are linear in N, NLopt otherwise; "
+                  "auto: the 1-D Newton fast path where it applies (costs linear in N or priced by "
+                  "the roofline), NLopt otherwise; "
                   "nlopt: NLopt everywhere (the reference)")
       ->default_str("auto")
       ->type_name("auto|nlopt");

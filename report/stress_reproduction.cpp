@@ -38,7 +38,9 @@ void setups(std::ostream& out, const LifetimeInputs& inputs) {
   chip_table(out, inputs.training.chip);
   chip_table(out, inputs.serving.chip);
   const Architecture& architecture = inputs.architecture;
-  if (architecture.total_params) {
+  if (architecture.has_shape()) {
+    out << "\n[architecture]\npreset = " << quoted(architecture.name) << "\n";
+  } else if (architecture.total_params) {
     out << "\n[architecture]\ntotal_params = " << exact(*architecture.total_params)
         << "\nactive_params = " << exact(*architecture.active_params)
         << "\nkv_bytes_per_token = " << exact(*architecture.kv_bytes_per_token) << "\n";
@@ -62,15 +64,22 @@ void setups(std::ostream& out, const LifetimeInputs& inputs) {
   } else {
     out << "compute_efficiency = " << exact(serving.compute_efficiency)
         << "\nbandwidth_efficiency = " << exact(serving.bandwidth_efficiency) << "\n";
+    if (serving.batch) out << "batch = " << exact(*serving.batch) << "\n";
+    if (serving.latency_per_token_seconds) {
+      out << "latency_per_token = " << exact(*serving.latency_per_token_seconds) << "\n";
+    }
   }
   out << "tokens = " << exact(*inputs.demand.tokens)
       << "\noutput_fraction = " << exact(*inputs.demand.output_fraction) << "\n";
   const RlSetup& rl = inputs.rl;
+  if (rl.rollout_tokens > 0.0 || rl.context_tokens) out << "\n[rl]\n";
   if (rl.rollout_tokens > 0.0) {
-    out << "\n[rl]\nrollout_tokens = " << exact(rl.rollout_tokens)
+    out << "rollout_tokens = " << exact(rl.rollout_tokens)
         << "\ntrained_fraction = " << exact(rl.trained_fraction)
         << "\nextra_forward_passes = " << exact(rl.extra_forward_passes) << "\n";
   }
+  // The RL context bounds the largest model served even without rollouts.
+  if (rl.context_tokens) out << "context = " << exact(*rl.context_tokens) << "\n";
 }
 
 void problem_table(std::ostream& out, const ProblemSpec& problem) {

@@ -46,7 +46,7 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (int k = 0; k < kStressClassCount; ++k) {
     const StressClassSummary& c = summary.by_class[static_cast<std::size_t>(k)];
     INFO(to_string(static_cast<StressClass>(k)));
-    CHECK(count(c, StressOutcome::agreed) > 300);
+    CHECK(count(c, StressOutcome::agreed) > 120);  // of 250 a class
     CHECK(c.largest_difference <= 1e-8);
   }
   CHECK(count(summary.by_class[static_cast<std::size_t>(StressClass::compute_at_loss)],
@@ -55,10 +55,12 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
               StressOutcome::infeasible) > 10);
   CHECK(count(summary.by_class[static_cast<std::size_t>(StressClass::max_quality)],
               StressOutcome::infeasible) > 0);
-  // The fast path (costs linear in N: fixed MFUs, six serving setups in ten) is held to the
-  // same reference on the lifecycle classes, and only there.
+  // The fast path (Newton on the 1-D reduction: costs linear in N, or the roofline's closed
+  // form) is held to the same reference on the lifecycle classes, and only there.
   for (const StressClass kind :
-       {StressClass::min_lifetime, StressClass::max_quality, StressClass::equal_cost}) {
+       {StressClass::min_lifetime, StressClass::max_quality, StressClass::equal_cost,
+        StressClass::roofline_min_lifetime, StressClass::roofline_max_quality,
+        StressClass::roofline_equal_cost}) {
     INFO(to_string(kind));
     CHECK(summary.by_class[static_cast<std::size_t>(kind)].fast_path_checked > 150);
   }

@@ -113,17 +113,21 @@ TEST_CASE("sweep: the same file with 1 and 2 threads, fast path and NLopt", "[sw
   }
 }
 
-TEST_CASE("sweep: the roofline goes through NLopt, identically on any thread count", "[sweep]") {
+TEST_CASE("sweep: the roofline takes the fast path, identically on any thread count", "[sweep]") {
   const TempDir dir("sweep_roofline");
   const std::vector<std::string> args = {"sweep", example("budget_plan.toml"), "--vary",
                                          "problem.budget_usd=$50M..$200M:log:3"};
   const CliRun one = run_cli(with(args, {"--threads", "1", "--out", dir.file("one.csv")}));
   INFO(one.err);
   REQUIRE(one.status == 0);
-  CHECK_THAT(one.out, Catch::Contains("0 by the 1-D Newton fast path"));
+  CHECK_THAT(one.out, Catch::Contains("3 by the 1-D Newton fast path"));
   REQUIRE(run_cli(with(args, {"--threads", "2", "--out", dir.file("two.csv")})).status == 0);
   CHECK(read(dir.file("one.csv")) == read(dir.file("two.csv")));
-  CHECK(read(dir.file("one.csv")).find(",LD_SLSQP,") != std::string::npos);
+  // --method nlopt still solves every point with NLopt.
+  const CliRun nlopt = run_cli(with(args, {"--method", "nlopt", "--out", dir.file("nlopt.csv")}));
+  REQUIRE(nlopt.status == 0);
+  CHECK_THAT(nlopt.out, Catch::Contains("0 by the 1-D Newton fast path"));
+  CHECK(read(dir.file("nlopt.csv")).find(",LD_SLSQP,") != std::string::npos);
 }
 
 TEST_CASE("sweep: stopped, then resumed, gives the uninterrupted file", "[sweep]") {

@@ -233,11 +233,11 @@ LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& 
   const LifetimePlan reference =
       max_quality_at_budget_reduced(law, model, unit, budget, quality_options);
   if (reference.solve.status == Status::infeasible) return reference;
-  return solved_plan(
-      law, model, unit,
-      minimize(QualityAtBudgetProblem(law, model, unit, budget, quality_options.min_params),
-               options),
-      reference);
+  return solved_plan(law, model, unit,
+                     minimize_with_restart(QualityAtBudgetProblem(law, model, unit, budget,
+                                                                  quality_options.min_params),
+                                           reference, options),
+                     reference);
 }
 
 }  // namespace scaleopt

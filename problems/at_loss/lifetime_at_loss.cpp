@@ -186,9 +186,11 @@ LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
   plan.unit = unit;
   if (infeasible(law, target_loss, model, plan)) return plan;
 
+  const LifetimePlan reference = min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit);
   return solved_plan(law, model, unit,
-                     minimize(LifetimeAtLossProblem(law, target_loss, model, unit), options),
-                     min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit));
+                     minimize_with_restart(LifetimeAtLossProblem(law, target_loss, model, unit),
+                                           reference, options),
+                     reference);
 }
 
 }  // namespace scaleopt

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
 #include "scaleopt/problems/serving/serving_plan_slopes.hpp"
 
 namespace scaleopt {
@@ -166,36 +167,45 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
                               token_costs(priced, params, rl_context)));
   };
-  // The largest N whose weights and one sequence fit the replica (batch >= 1), with a margin.
+  model.roofline = std::make_shared<const RooflinePricing>(
+      roofline_pricing(inputs, train_usd_per_hour, rl_train_hours_per_flop));
+  // The largest N whose weights and one sequence (or the given batch) fit the replica, with a
+  // margin: beyond it the serving plan has no batch.
+  const double batch = priced.serving.batch.value_or(1.0);
+  const double longest = std::max(context, rl_context);
   const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
   const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
-  const double cache_bytes =
-      hbm_bytes_needed(per_param, 1.0, std::max(context, rl_context)) - per_param.weight_bytes;
+  const double cache_bytes = hbm_bytes_needed(per_param, batch, longest) - per_param.weight_bytes;
   model.max_params =
       (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);
   if (!(model.max_params > 0.0)) {
     throw InputError("inference.chips: one sequence's KV cache at context " +
                      std::to_string(context) + " does not fit the replica's HBM at any model size");
   }
-  // A latency target bounds N as well: batch 1 must decode within it, and its step (the weights
-  // and one context read, or its FLOPs) grows with N. Without this bound the optimum's search
-  // would step past it and fail instead of stopping at the largest model that meets it.
+  // A latency target bounds N as well: the batch (1, or the given one) must decode within it,
+  // and its step grows with N. Without this bound the optimum's search would step past it and
+  // fail instead of stopping at the largest model that meets it. The step is linear in N on
+  // each side of the ridge (costmodel/roofline.hpp: a scaled model has no embedding table), so
+  // the largest N meeting the target is the smaller of the two sides' roots.
   if (const auto latency = priced.serving.latency_per_token_seconds) {
-    const double longest = std::max(context, rl_context);
-    auto step_seconds = [&](double params) {
-      const Architecture scaled = architecture_at(inputs.architecture, params);
-      return decode_step(make_roofline(scaled, priced.serving, "inference"), 1.0, longest)
-          .seconds();
-    };
-    if (step_seconds(model.max_params) > *latency) {
-      // Bisection in ln N: the step is increasing in N; 200 halvings of at most ~60 e-folds
-      // reach the last bit of a double.
-      double low = std::log(model.max_params) - 60.0, high = std::log(model.max_params);
-      for (int i = 0; i < 200 && high - low > 1e-15 * std::abs(high); ++i) {
-        const double mid = 0.5 * (low + high);
-        (step_seconds(std::exp(mid)) <= *latency ? low : high) = mid;
-      }
-      model.max_params = std::exp(low - kLogMargin);
+    const DecodeStep unit_step = decode_step(per_param, batch, longest);  // at N = 1
+    const double attention_flops = batch * decode_attention_flops_per_token(per_param, longest);
+    const double sequence_bytes = unit_step.bytes - per_param.weight_read_bytes;
+    const double n = model.max_params;
+    const double step_seconds = std::max(
+        (2.0 * batch * per_param.decode_params * n + attention_flops) / per_param.flop_per_second,
+        (per_param.weight_read_bytes * n + sequence_bytes) / per_param.bytes_per_second);
+    if (step_seconds > *latency) {
+      const double compute_bound = (*latency * per_param.flop_per_second - attention_flops) /
+                                   (2.0 * batch * per_param.decode_params);
+      const double memory_bound =
+          (*latency * per_param.bytes_per_second - sequence_bytes) / per_param.weight_read_bytes;
+      const double largest = std::min(compute_bound, memory_bound);
+      // None meets it: the least N considered below the HBM's (the plan then reports the
+      // target unreachable).
+      const double floor = std::log(model.max_params) - 60.0;
+      model.max_params =
+          std::exp(std::max(largest > 0.0 ? std::log(largest) : floor, floor) - kLogMargin);
     }
   }
   return model;

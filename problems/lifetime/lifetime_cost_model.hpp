@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string_view>
 
 namespace scaleopt {
@@ -36,6 +37,8 @@ struct SizeCost {
   double d_usd_d_log_params = 0.0;
 };
 using SizeCostOfParams = std::function<SizeCost(double params)>;
+
+struct RooflinePricing;  // problems/lifetime/roofline_pricing.hpp
 
 struct LifetimeCostModel {
   // Pretraining: 6 N D FLOPs (docs/model.md, Training compute) at `pretrain_gpu_hours_per_flop`
@@ -65,6 +68,11 @@ struct LifetimeCostModel {
   // The largest model the setup can serve (e.g. whose weights fit the serving replica);
   // problems bound N by it.
   double max_params = std::numeric_limits<double>::infinity();
+
+  // With inference priced by the roofline: the same costs as the two functions above in
+  // closed form (problems/lifetime/roofline_pricing.hpp), for the fast path; the functions
+  // (the serving plan by root finding) stay the reference NLopt and the checks use.
+  std::shared_ptr<const RooflinePricing> roofline;
 
   LifetimeCost cost(double params, double pretrain_tokens) const;
   PhaseCost pretraining(double params, double pretrain_tokens) const;  // cost().pretrain alone

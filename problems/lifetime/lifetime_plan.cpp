@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scaleopt/solver/minimize.hpp"
+
 namespace scaleopt {
 
 LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
@@ -26,6 +28,16 @@ LifetimePlan solved_plan(const LossLaw& law, const LifetimeCostModel& model, Cos
                  std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
   }
   return plan;
+}
+
+SolveResult minimize_with_restart(const Problem& problem, const LifetimePlan& reference,
+                                  const SolverOptions& options) {
+  SolveResult first = minimize(problem, options);
+  if (first.converged() || !reference.solve.converged() || reference.solve.x.empty()) return first;
+  SolveResult again = minimize(StartedAt(problem, reference.solve.x), options);
+  if (!again.converged()) return first;
+  again.message = "restarted from the 1-D reduction's point: " + again.message;
+  return again;
 }
 
 }  // namespace scaleopt

@@ -6,7 +6,9 @@
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+#include "scaleopt/solver/problem.hpp"
 #include "scaleopt/solver/solve_result.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
 
@@ -29,5 +31,13 @@ LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUni
 // independent solve of the same problem) converged, the relative difference to it.
 LifetimePlan solved_plan(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
                          SolveResult solve, const LifetimePlan& reference);
+
+// NLopt on `problem` from its start; when that fails to converge and the independent
+// `reference` converged, once more from the reference's point (its message says so). Either
+// way the answer passes the solver's own KKT check to be called converged: on a few extreme
+// setups (an optimum pinned where the latency target or the HBM bounds N, the cost rising a
+// millionfold faster in ln N than in ln D) SLSQP stops short from a start far away.
+SolveResult minimize_with_restart(const Problem& problem, const LifetimePlan& reference,
+                                  const SolverOptions& options);
 
 }  // namespace scaleopt

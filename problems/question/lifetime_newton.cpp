@@ -42,6 +42,8 @@ double newton_root(F f, double start, double lower, double upper, int digits, in
   return used >= kMaxIterations ? std::numeric_limits<double>::quiet_NaN() : root;
 }
 
+}  // namespace
+
 // check_kkt's relative residual for one active constraint with gradient `c` and objective
 // gradient `g` (both 2-D); `one_sided`: the multiplier must be >= 0 (an inequality).
 double kkt_residual_2d(const double g[2], const double c[2], bool one_sided) {
@@ -59,8 +61,6 @@ bool within_general_bounds(double params, double tokens) {
   return log_params >= kLogLowerBound && log_params <= kLogUpperBound &&
          log_tokens >= kLogLowerBound && log_tokens <= kLogUpperBound;
 }
-
-}  // namespace
 
 std::optional<LinearCost> linear_cost(const LifetimeCostModel& model, CostUnit unit) {
   if (model.inference_of_size || model.rl_per_token_of_size ||

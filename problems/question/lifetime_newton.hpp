@@ -64,6 +64,13 @@ NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const
 NewtonPlan max_quality_at_budget_newton(const LossLaw& law, const LinearCost& cost, double budget,
                                         double min_params);
 
+// check_kkt's relative residual for one active constraint with gradient `c` and objective
+// gradient `g` (both in (ln N, ln D)); `one_sided`: the multiplier must be >= 0 (an inequality).
+double kkt_residual_2d(const double g[2], const double c[2], bool one_sided);
+
+// Whether 1 <= N, D <= 1e30, the bounds of the general problem, hold in log space.
+bool within_general_bounds(double params, double tokens);
+
 // The N of the Chinchilla-style rule D = r N that reaches `target_loss` (> E): the root of
 // A N^-alpha + B (r N)^-beta = target - E, by Newton in ln N. NaN when target <= E.
 double params_on_ray_for_loss(const LossLaw& law, double tokens_per_param, double target_loss);

@@ -4,7 +4,9 @@
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
 #include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/question/roofline_newton.hpp"
 
 namespace scaleopt {
 namespace {
@@ -26,6 +28,13 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
   return model;
 }
 
+// The lifetime cost of (N, D): the roofline's closed form when the model has one (the
+// functions of N it stands for solve the serving plan by root finding, ~20x slower).
+LifetimeCost cost_of(const LifetimeCostModel& model, double params, double tokens) {
+  return model.roofline ? roofline_lifetime_cost(model, params, tokens)
+                        : model.cost(params, tokens);
+}
+
 AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
   AnswerSummary a;
   a.status = plan.status;
@@ -38,18 +47,20 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.params = n * setup.total_to_active;
   a.pretrain_tokens = d;
   a.loss = setup.law().loss(n, d);
-  a.cost = setup.model.cost(n, d);
+  a.cost = cost_of(setup.model, n, d);
   a.shares = cost_shares(a.cost, setup.unit);
   a.chinchilla_tokens = rule_tokens(setup.rule, n);
   a.over_chinchilla = d / a.chinchilla_tokens;
   const ParamsTokens<double> chinchilla = equal_quality_model(setup.rule, a.loss);
-  if (std::isfinite(chinchilla.params)) {
+  // As compare_with_chinchilla: no comparison with a model larger than the setup serves.
+  if (std::isfinite(chinchilla.params) && chinchilla.params <= setup.model.max_params) {
     a.chinchilla_params = chinchilla.params;
     a.chinchilla_pretrain_tokens = chinchilla.tokens;
     a.vs_params = n / chinchilla.params;
     a.vs_tokens = d / chinchilla.tokens;
-    a.vs_cost = in_unit(setup.unit, a.cost.total()) /
-                in_unit(setup.unit, setup.model.cost(chinchilla.params, chinchilla.tokens).total());
+    a.vs_cost =
+        in_unit(setup.unit, a.cost.total()) /
+        in_unit(setup.unit, cost_of(setup.model, chinchilla.params, chinchilla.tokens).total());
   }
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
@@ -62,7 +73,9 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
   // With [rl.returns] the RL tokens are a third variable: NLopt (problems/rl_returns/).
   if (setup.rl_returns) return std::nullopt;
   const std::optional<LinearCost> cost = linear_cost(setup.model, setup.unit);
-  if (!cost) return std::nullopt;
+  // Inference priced by the roofline: the closed form of problems/lifetime/roofline_pricing.
+  const bool roofline = !cost && setup.model.roofline;
+  if (!cost && !roofline) return std::nullopt;
   QuestionSummary summary;
   summary.kind = setup.kind;
   summary.unit = setup.unit;
@@ -72,13 +85,17 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
     case ProblemKind::min_lifetime_flops:
     case ProblemKind::min_lifetime_cost:
     case ProblemKind::equal_cost:
-      plan = min_cost_at_loss_newton(law, setup.target_loss, *cost);
+      plan = roofline ? min_cost_at_loss_roofline(law, setup.target_loss, setup.model, setup.unit)
+                      : min_cost_at_loss_newton(law, setup.target_loss, *cost);
       break;
     case ProblemKind::max_quality:
-      plan = max_quality_at_budget_newton(law, *cost, setup.budget, setup.min_params);
+      plan = roofline ? max_quality_at_budget_roofline(law, setup.model, setup.unit, setup.budget,
+                                                       setup.min_params)
+                      : max_quality_at_budget_newton(law, *cost, setup.budget, setup.min_params);
       break;
   }
-  if (plan.use_general) return std::nullopt;
+  // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
+  if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
   if (setup.kind != ProblemKind::equal_cost) {
     summary.answer = light_answer(setup, plan, SolvePath::newton);
     settle_answers(summary);

@@ -1,7 +1,8 @@
 #pragma once
-// The fast path of a lifecycle question: when the costs are linear in N (fixed MFUs, or FLOPs)
-// the constraint is eliminated and the 1-D reduction is solved by Newton's method
-// (problems/question/lifetime_newton.hpp), and the answer is set beside the Chinchilla-style model
+// The fast path of a lifecycle question: when the costs are linear in N (fixed MFUs, or FLOPs),
+// or serving is priced by the roofline (its closed form in N), the constraint is eliminated and
+// the 1-D reduction is solved by Newton's method (problems/question/lifetime_newton.hpp,
+// problems/question/roofline_newton.hpp), and the answer is set beside the Chinchilla-style model
 // by closed forms. A light result (problems/question/question_summary.hpp) for sweeps, Monte Carlo
 // and tornado tables; `scaleopt solve` keeps NLopt with its cross-check.
 
@@ -12,9 +13,9 @@
 
 namespace scaleopt {
 
-// The summary by the fast path, or nullopt when the question needs NLopt: a cost that is a
-// function of N (the roofline), or a plan at the bounds 1 <= N, D <= 1e30 of the general
-// problem.
+// The summary by the fast path, or nullopt when the question needs NLopt: RL tokens chosen
+// ([rl.returns]), a cost of N other than the roofline's, a plan at the bounds 1 <= N, D <= 1e30
+// of the general problem, or a roofline answer the fast path cannot verify.
 std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup);
 
 enum class SolveMethod {

@@ -1,0 +1,105 @@
+#pragma once
+// The roofline's price of serving as a closed form in the model size, for the fast path of the
+// lifetime problems (problems/question/roofline_newton.hpp). N scales the roofline as
+// architecture_at does: weights w N bytes (w = bytes per active parameter, total/active
+// included), 2 N FLOPs per token, the KV cache per sequence fixed. With a, m and c the
+// attention FLOPs, the bytes read and the bytes cached per sequence at the context, F and W
+// the replica's FLOP/s and bytes/s and H its HBM, one decode step of B sequences takes
+// max(B (2N + a) / F, (w N + B m) / W). The best batch is the smallest at which a bound binds
+// (problems/serving/serving_plan.hpp), and since the memory time per token (w N / B + m) / W
+// falls with B, the replica-seconds of one output token are the largest of
+//   compute-bound   (2N + a) / F                          (balance, or batch 1 compute-bound)
+//   HBM full        m / W + (c / W) N / (H / w - N)         (B = (H - w N) / c)
+//   latency target  m / W + (m / W) N / (L W / w - N)       (B = (L W - w N) / m)
+// (with a given batch: the first, and (w N / B + m) / W). An input token prefilled in a pass of
+// its own is the larger of its compute and memory times, both affine in N. Each is a term
+// p0 + p1 N + p2 N / (q - N), increasing and convex in ln N, so the cost per token is piecewise
+// smooth in ln N with one binding term per piece, and convex.
+
+#include <array>
+#include <limits>
+
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+
+namespace scaleopt {
+
+struct LifetimeInputs;
+
+// Replica-seconds per token: p0 + p1 N + p2 N / (q - N); q = +infinity: no pole (p2 = 0).
+struct SecondsTerm {
+  double p0 = 0.0;
+  double p1 = 0.0;
+  double p2 = 0.0;
+  double q = std::numeric_limits<double>::infinity();
+};
+
+// The value of a term at N and its first two derivatives in ln N.
+struct TermValue {
+  double value;
+  double d1;
+  double d2;
+};
+TermValue evaluate(const SecondsTerm& term, double params);
+
+// The largest of up to three terms.
+struct MaxOfTerms {
+  std::array<SecondsTerm, 3> terms{};
+  int count = 0;
+  // Index of the largest term at N (the first of equal ones).
+  int largest(double params) const;
+};
+
+// The seconds of one input and one output token at one context, and what bounds the batch.
+struct ContextPricing {
+  MaxOfTerms output;  // 0: compute-bound, 1: HBM full (or the given batch's memory), 2: latency
+  MaxOfTerms input;   // 0: prefill compute-bound, 1: memory-bound
+  // The batch of the plan is min(B_balance, B_hbm, B_latency); serving_plan.cpp searches up to
+  // 1e15 sequences, so the fast path checks that the plan's batch is below (batch_at).
+  double flop_per_second = 0.0, bytes_per_second = 0.0, hbm_bytes = 0.0;
+  double weight_bytes_per_param = 0.0, weight_read_bytes_per_param = 0.0;
+  double attention_flops = 0.0, read_bytes = 0.0, cached_bytes = 0.0;
+  double latency_seconds = std::numeric_limits<double>::infinity();
+  double given_batch = 0.0;  // 0: the best batch
+  // The plan's batch at N (+infinity when no bound binds).
+  double batch_at(double params) const;
+};
+
+struct RooflinePricing {
+  ContextPricing inference;  // at the serving context
+  ContextPricing rl;         // at the RL context
+  double input_tokens = 0.0, output_tokens = 0.0;
+  double chip_hours_per_second = 0.0;  // chips of the replica / 3600
+  double usd_per_chip_hour = 0.0;      // serving price
+  // Per rollout token: extra forward passes (input-token costs) and the trained part, linear
+  // in N: hours per parameter and its price.
+  double rl_extra_passes = 0.0;
+  double rl_trained_hours_per_param = 0.0;
+  double rl_trained_usd_per_hour = 0.0;
+  // FLOPs (a problem in FLOPs is linear in N whatever the pricing): as LifetimeCostModel's.
+  double inference_flops_per_param = 0.0;
+  double rl_flops_per_param_token = 0.0;
+};
+
+// The closed form of the roofline-priced model built from `inputs` (pricing = roofline, an
+// architecture given); lifetime_cost_model stores it in LifetimeCostModel::roofline.
+RooflinePricing roofline_pricing(const LifetimeInputs& inputs, double train_usd_per_hour,
+                                 double rl_train_hours_per_flop);
+
+// The terms chosen in each of the four maxima (inference output, inference input, RL output,
+// RL input), and the costs of RL and inference in `unit` with their first two derivatives in
+// ln N, the RL on `rl_tokens`. `choice`: the terms to use (a piece), or the largest when -1.
+using PieceChoice = std::array<int, 4>;
+PieceChoice piece_at(const RooflinePricing& pricing, double params);
+struct ServingCost {
+  double value = 0.0;
+  double d1 = 0.0;
+  double d2 = 0.0;
+};
+ServingCost serving_cost(const RooflinePricing& pricing, CostUnit unit, double rl_tokens,
+                         double params, const PieceChoice& piece);
+
+// The lifetime cost of (N, D) as LifetimeCostModel::cost gives it, from the closed form.
+LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double params,
+                                    double pretrain_tokens);
+
+}  // namespace scaleopt

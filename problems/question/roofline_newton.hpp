@@ -1,0 +1,40 @@
+#pragma once
+// The lifetime problems with inference priced by the roofline, reduced to one variable, ln N:
+// the fast path of sweeps and Monte Carlo for the realistic case (issue 17). The serving cost
+// g(N) is the closed form of problems/lifetime/roofline_pricing.hpp: a sum of maxima of terms
+// increasing and convex in u = ln N, so g is convex in u and smooth between the points where
+// the binding term of a maximum changes (compute-bound, HBM full, latency; prefill compute- or
+// memory-bound).
+//
+// min cost s.t. L(N, D) = L*: along the constraint D(u) = (B / (R - A e^(-alpha u)))^(1/beta),
+//   and ln(k N D) = ln k + u - ln(R - A e^(-alpha u)) / beta is convex, so the cost
+//   C(u) = k N D(u) + g(u) is convex: one minimum, where C' changes sign.
+// min L s.t. cost <= budget: D(u) = (budget - g(u)) / (k N), ln D is concave (budget - g is
+//   concave and positive), so L(u) = A e^(-alpha u) + B e^(-beta ln D) is convex.
+//
+// The minimum is found by Newton's method on the derivative inside a bracket that always holds
+// the sign change (bisection when a step leaves it). Where the bracket's ends lie on different
+// pieces, the corner between them (where two terms of a maximum are equal: a smooth root, found
+// the same way) is located and tested: the minimum is there when the one-sided derivatives
+// straddle zero, else the bracket shrinks to the side that holds it. The answer is verified
+// afresh as lifetime_newton's (the KKT residual of the 2-D problem, with the two one-sided
+// gradients at a corner); the caller falls back to NLopt when it cannot be.
+
+#include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+#include "scaleopt/problems/question/lifetime_newton.hpp"
+
+namespace scaleopt {
+
+// Cheapest plan reaching `target_loss` with `model` (model.roofline set) in `unit`. Infeasible
+// as min_lifetime_cost_at_loss decides it; use_general when the answer lies on a bound other
+// than the largest model the replica serves, or is not verified.
+NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
+                                     const LifetimeCostModel& model, CostUnit unit);
+
+// Lowest loss within `budget`, min_params <= N <= the largest model served. Infeasible when
+// the budget cannot serve the smallest model with one token of pretraining; use_general as
+// above (and at the edges where D reaches 1 or 1e30 tokens).
+NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
+                                          CostUnit unit, double budget, double min_params);
+
+}  // namespace scaleopt
