@@ -74,25 +74,33 @@ std::optional<LinearCost> linear_cost(const LifetimeCostModel& model, CostUnit u
                     in_unit(unit, per_param.rl) + in_unit(unit, per_param.inference)};
 }
 
+std::optional<ChinchillaAtLoss> chinchilla_at_loss(const LossLaw& law, double target_loss) {
+  const double R = target_loss - law.E;
+  if (!(R > 0.0)) return std::nullopt;
+  ChinchillaAtLoss plan;
+  const double a = law.alpha, b = law.beta;
+  plan.log_reducible = std::log(R);
+  // Chinchilla's split (alpha p = beta r): e^z0 = 1 + beta/alpha, e^-z0 = alpha / (alpha + beta).
+  plan.log_alpha_over_beta = std::log(a / b);
+  plan.z0 = std::log1p(b / a);
+  plan.log_params = (std::log(law.A) - plan.log_reducible + plan.log_alpha_over_beta + plan.z0) / a;
+  plan.log_tokens = (std::log(law.B) - plan.log_reducible + plan.z0) / b;
+  if (!(plan.log_params < kLogUpperBound && plan.log_tokens < kLogUpperBound)) return std::nullopt;
+  return plan;
+}
+
 NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost) {
   NewtonPlan plan;
+  const std::optional<ChinchillaAtLoss> chinchilla = chinchilla_at_loss(law, target_loss);
+  if (!chinchilla) {
+    plan.status = Status::infeasible;
+    return plan;
+  }
   const double R = target_loss - law.E;
-  if (!(R > 0.0)) {
-    plan.status = Status::infeasible;
-    return plan;
-  }
   const double a = law.alpha, b = law.beta;
-  const double log_R = std::log(R), log_A = std::log(law.A), log_B = std::log(law.B);
-  // Chinchilla's split (alpha p = beta r): e^z0 = 1 + beta/alpha, e^-z0 = alpha / (alpha + beta).
-  const double log_a_over_b = std::log(a / b);
-  const double z0 = std::log1p(b / a);
-  // Its plan for the target must exist within 1e30 (as the NLopt path checks).
-  const double chinchilla_log_params = (log_A - log_R + log_a_over_b + z0) / a;
-  const double chinchilla_log_tokens = (log_B - log_R + z0) / b;
-  if (!(chinchilla_log_params < kLogUpperBound && chinchilla_log_tokens < kLogUpperBound)) {
-    plan.status = Status::infeasible;
-    return plan;
-  }
+  const double log_R = chinchilla->log_reducible, log_A = std::log(law.A), log_B = std::log(law.B);
+  const double log_a_over_b = chinchilla->log_alpha_over_beta;
+  const double z0 = chinchilla->z0;
   const double k = cost.per_param_token;
   double z = z0;  // without RL or inference: Chinchilla
   if (cost.per_param > 0.0) {

@@ -55,6 +55,19 @@ struct NewtonPlan {
   double constraint_violation = 0.0;
 };
 
+// Chinchilla's plan for `target_loss` (alpha A / N^alpha = beta B / D^beta on the loss), in log
+// space, with the pieces the 1-D reductions along the loss reuse. nullopt when target <= E or
+// when the plan needs 1e30 parameters or tokens: such a target is infeasible for every
+// lifetime problem at a loss (as min_lifetime_cost_at_loss decides for NLopt).
+struct ChinchillaAtLoss {
+  double log_reducible;  // ln(target - E)
+  double z0;             // ln(1 + beta / alpha): the split alpha p = beta r, r = R e^-z0
+  double log_alpha_over_beta;
+  double log_params;
+  double log_tokens;
+};
+std::optional<ChinchillaAtLoss> chinchilla_at_loss(const LossLaw& law, double target_loss);
+
 // Cheapest plan reaching `target_loss`. Infeasible when target <= E or when Chinchilla's own
 // plan for it needs 1e30 parameters or tokens (as min_lifetime_cost_at_loss).
 NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost);

@@ -231,21 +231,14 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
                                      const LifetimeCostModel& model, CostUnit unit) {
   NewtonPlan plan;
   const RooflinePricing& pricing = *model.roofline;
-  const double R = target_loss - law.E;
-  if (!(R > 0.0)) {
-    plan.status = Status::infeasible;
-    return plan;
-  }
-  const double a = law.alpha, b = law.beta;
   // Chinchilla's plan for the target must exist within 1e30 (as min_cost_at_loss_newton).
-  const double log_R = std::log(R);
-  const double z0 = std::log1p(b / a);
-  const double chinchilla_log_params = (std::log(law.A) - log_R + std::log(a / b) + z0) / a;
-  const double chinchilla_log_tokens = (std::log(law.B) - log_R + z0) / b;
-  if (!(chinchilla_log_params < kLogUpperBound && chinchilla_log_tokens < kLogUpperBound)) {
+  const std::optional<ChinchillaAtLoss> chinchilla = chinchilla_at_loss(law, target_loss);
+  if (!chinchilla) {
     plan.status = Status::infeasible;
     return plan;
   }
+  const double R = target_loss - law.E;
+  const double a = law.alpha, b = law.beta;
   // The range of ln N along the constraint (lifetime_at_loss.cpp): above N_min and where D
   // reaches 1e30, below the largest model served, 1e30 and where D falls to one token.
   const double log_min_params = std::log(law.A / R) / a;
@@ -297,7 +290,7 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
     minimum = {true, hi, at_hi, at_hi, 0};
   } else {
     // From Chinchilla's N for the target: serving costs only move the optimum down from it.
-    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi, chinchilla_log_params);
+    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi, chinchilla->log_params);
     if (!minimum.found) return plan;  // not converged
   }
   plan.iterations = minimum.iterations;
@@ -395,14 +388,14 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
     const Along at = along(u, piece);
     return Slope{at.slope, at.curvature};
   };
-  if (along(lo, piece_at(pricing, std::exp(lo))).tokens > std::exp(kLogUpperBound) ||
-      along(hi, piece_at(pricing, std::exp(hi))).tokens > std::exp(kLogUpperBound)) {
+  const PieceChoice at_lo = piece_at(pricing, std::exp(lo));
+  const PieceChoice at_hi = piece_at(pricing, std::exp(hi));
+  if (along(lo, at_lo).tokens > std::exp(kLogUpperBound) ||
+      along(hi, at_hi).tokens > std::exp(kLogUpperBound)) {
     plan.use_general = true;  // 1e30 tokens: the bound of the general problem
     return plan;
   }
   ConvexMinimum minimum;
-  const PieceChoice at_lo = piece_at(pricing, std::exp(lo));
-  const PieceChoice at_hi = piece_at(pricing, std::exp(hi));
   if (slope_on(lo, at_lo).d1 >= 0.0) {
     minimum = {true, lo, at_lo, at_lo, 0};
     plan.at_min_params = true;
