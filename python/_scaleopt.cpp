@@ -247,6 +247,9 @@ PYBIND11_MODULE(_scaleopt, m) {
   m.doc() = "The compiled half of scaleopt; use the functions of the scaleopt package.";
   // Bad input a user can correct, with the command line's message (a ValueError).
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  // Shards deal blocks of this many consecutive points round-robin (--shard i/n): what
+  // scaleopt.dask checks each shard's rows against.
+  m.attr("SHARD_BLOCK_POINTS") = kShardBlock;
 
   py::class_<Scenario>(m, "Scenario",
                        "A scenario file loaded once, with its overrides: pass it to solve, "

@@ -21,6 +21,7 @@ import distributed
 
 import scaleopt
 from scaleopt import InputError, Quantity, Scenario
+from scaleopt._scaleopt import SHARD_BLOCK_POINTS
 
 __all__ = ["sweep"]
 
@@ -66,7 +67,7 @@ def _check_complete(frames: list, count: int) -> int:
                            f"(points column: {sorted(sizes) or 'no rows at all'})")
     (points,) = sizes
     for index, frame in enumerate(frames, start=1):
-        block = frame["point"].to_numpy() // 64
+        block = frame["point"].to_numpy() // SHARD_BLOCK_POINTS
         if (block % count != index - 1).any():
             raise RuntimeError(f"scaleopt.dask.sweep: shard {index}/{count} returned points "
                                f"of another shard")
@@ -81,7 +82,7 @@ def _check_complete(frames: list, count: int) -> int:
         first = missing[0] if missing.size else repeated[0]
         raise RuntimeError(f"scaleopt.dask.sweep: {missing.size} of {points} points missing and "
                            f"{repeated.size} repeated in the shards' rows (first: point {first}, "
-                           f"of shard {first // 64 % count + 1}/{count})")
+                           f"of shard {first // SHARD_BLOCK_POINTS % count + 1}/{count})")
     return points
 
 
