@@ -3,8 +3,11 @@
 // on grids over hardware, context, latency target, precision, total/active ratio and demand,
 // corners (where the binding constraint changes) and the largest model served included.
 
+#include <boost/math/tools/roots.hpp>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -167,4 +170,63 @@ TEST_CASE("roofline fast path agrees with NLopt to 1e-9 on a grid", "[roofline_f
   }
   WARN("corners " << coverage.corners << ", at the largest model " << coverage.at_bound
                   << ", smooth " << coverage.smooth << ", NLopt " << coverage.fallback);
+}
+
+TEST_CASE("roofline terms: where two meet, in closed form, against TOMS 748 on their difference",
+          "[roofline_fast]") {
+  // Shapes of the roofline's terms (seconds per token against N): compute-bound (linear), HBM
+  // full and latency (a pole where the weights alone fill HBM or the latency budget).
+  const SecondsTerm compute{1e-12, 2e-15, 0.0, std::numeric_limits<double>::infinity()};
+  const SecondsTerm hbm{3e-11, 0.0, 4e-11, 5e11};
+  const SecondsTerm latency{3e-11, 0.0, 3e-11, 7e11};
+  const SecondsTerm flat{2e-10, 0.0, 0.0, std::numeric_limits<double>::infinity()};
+  struct Case {
+    const SecondsTerm *a, *b;
+    double lo, hi;
+  };
+  const Case cases[] = {{&compute, &hbm, 1e9, 4.99e11},
+                        {&hbm, &latency, 1e9, 4.99e11},
+                        {&compute, &flat, 1e6, 1e13},
+                        {&latency, &compute, 1e9, 6.99e11}};
+  for (const Case& c : cases) {
+    auto difference = [&](double n) { return evaluate(*c.a, n).value - evaluate(*c.b, n).value; };
+    const double f_lo = difference(c.lo), f_hi = difference(c.hi);
+    const double closed = meeting_point(*c.a, *c.b, c.lo, c.hi);
+    if (f_lo * f_hi > 0.0) {
+      CHECK(std::isnan(closed));  // no crossing inside: none reported
+      continue;
+    }
+    std::uintmax_t iterations = 200;
+    const auto [left, right] = boost::math::tools::toms748_solve(
+        difference, c.lo, c.hi, f_lo, f_hi, boost::math::tools::eps_tolerance<double>(50),
+        iterations);
+    const double reference = 0.5 * (left + right);
+    INFO("lo " << c.lo << " hi " << c.hi << " closed " << closed << " TOMS 748 " << reference);
+    // The quadratic's root to a few ulps times its conditioning; the caller polishes it by
+    // Newton, so 1e-10 is ample.
+    CHECK(closed == Approx(reference).epsilon(1e-10));
+  }
+}
+
+TEST_CASE("roofline: the serving cost at N in one pass equals piece_at then serving_cost",
+          "[roofline_fast]") {
+  for (const char* latency : {"inference.latency_per_token=30ms", "inference.context=128K"}) {
+    const QuestionSetup setup =
+        setup_for({"problem.kind=min-lifetime-cost", "problem.target_params=100B", latency});
+    const RooflinePricing& p = *setup.model.roofline;
+    const std::array<bool, 4> all = {true, true, true, true};
+    for (double n = 1e8; n < setup.model.max_params; n *= 1.7) {
+      PieceChoice piece;
+      const ServingCost fused =
+          serving_cost_at(p, CostUnit::usd, setup.model.rl_tokens, n, all, piece);
+      const PieceChoice reference = piece_at(p, n);
+      const ServingCost two_step =
+          serving_cost(p, CostUnit::usd, setup.model.rl_tokens, n, reference);
+      CHECK(piece == reference);
+      // The same terms summed in the same order: equal to the last bit.
+      CHECK(fused.value == two_step.value);
+      CHECK(fused.d1 == two_step.d1);
+      CHECK(fused.d2 == two_step.d2);
+    }
+  }
 }

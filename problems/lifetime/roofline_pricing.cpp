@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -67,16 +68,64 @@ TermValue max_value(const MaxOfTerms& terms, int choice, double params) {
 
 }  // namespace
 
-TermValue evaluate(const SecondsTerm& t, double n) {
-  TermValue v{t.p0 + t.p1 * n, t.p1 * n, t.p1 * n};
-  if (t.p2 != 0.0) {
-    const double gap = t.q - n;
-    const double ratio = n / gap;  // N / (q - N): its slope in ln N is q N / (q - N)^2
-    v.value += t.p2 * ratio;
-    v.d1 += t.p2 * ratio * t.q / gap;
-    v.d2 += t.p2 * ratio * t.q * (t.q + n) / (gap * gap);
+namespace {
+
+// Coefficients of a polynomial in N, lowest degree first.
+using Polynomial = std::array<double, 4>;
+
+Polynomial times(const Polynomial& x, const Polynomial& y) {
+  Polynomial z{};
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    for (std::size_t j = 0; i + j < z.size(); ++j) z[i + j] += x[i] * y[j];
   }
-  return v;
+  return z;
+}
+
+// The pole's factor (q - N), or 1 without a pole.
+Polynomial denominator(const SecondsTerm& t) {
+  return t.p2 != 0.0 ? Polynomial{t.q, -1.0, 0.0, 0.0} : Polynomial{1.0, 0.0, 0.0, 0.0};
+}
+
+// The term times its own denominator: (p0 + p1 N)(q - N) + p2 N, or p0 + p1 N.
+Polynomial numerator(const SecondsTerm& t) {
+  Polynomial n = times({t.p0, t.p1, 0.0, 0.0}, denominator(t));
+  if (t.p2 != 0.0) n[1] += t.p2;
+  return n;
+}
+
+}  // namespace
+
+double meeting_point(const SecondsTerm& a, const SecondsTerm& b, double lo, double hi) {
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  // a - b = (num_a den_b - num_b den_a) / (den_a den_b), the denominators positive.
+  const Polynomial f = [&] {
+    Polynomial x = times(numerator(a), denominator(b)), y = times(numerator(b), denominator(a));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] -= y[i];
+    return x;
+  }();
+  if (f[3] != 0.0) return kNone;
+  double roots[2];
+  int count = 0;
+  if (f[2] != 0.0) {
+    const double discriminant = f[1] * f[1] - 4.0 * f[2] * f[0];
+    if (!(discriminant >= 0.0)) return kNone;
+    // The root of the larger magnitude first, the other from the product of the roots: no
+    // cancellation (Numerical Recipes, section 5.6).
+    const double q = -0.5 * (f[1] + std::copysign(std::sqrt(discriminant), f[1]));
+    roots[count++] = q / f[2];
+    if (q != 0.0) roots[count++] = f[0] / q;
+  } else if (f[1] != 0.0) {
+    roots[count++] = -f[0] / f[1];
+  }
+  double found = kNone;
+  int inside = 0;
+  for (int i = 0; i < count; ++i) {
+    if (roots[i] >= lo && roots[i] <= hi) {
+      found = roots[i];
+      ++inside;
+    }
+  }
+  return inside == 1 ? found : kNone;
 }
 
 int MaxOfTerms::largest(double params) const {
@@ -87,6 +136,19 @@ int MaxOfTerms::largest(double params) const {
     if (v > value) {
       value = v;
       best = i;
+    }
+  }
+  return best;
+}
+
+TermValue MaxOfTerms::largest_value(double params, int& index) const {
+  index = 0;
+  TermValue best = evaluate(terms[0], params);
+  for (int i = 1; i < count; ++i) {
+    const TermValue v = evaluate(terms[static_cast<std::size_t>(i)], params);
+    if (v.value > best.value) {
+      best = v;
+      index = i;
     }
   }
   return best;
@@ -134,26 +196,25 @@ PieceChoice piece_at(const RooflinePricing& p, double params) {
           p.rl.output.largest(params), p.rl.input.largest(params)};
 }
 
-ServingCost serving_cost(const RooflinePricing& p, CostUnit unit, double rl_tokens, double n,
-                         const PieceChoice& piece) {
-  if (unit == CostUnit::flops) {
-    const double flops = (p.inference_flops_per_param + p.rl_flops_per_param_token * rl_tokens) * n;
-    return {flops, flops, flops};
-  }
-  // Replica-seconds: of the demand, and of the rollouts' generation and extra passes.
-  const TermValue out = max_value(p.inference.output, piece[0], n);
-  const TermValue in = max_value(p.inference.input, piece[1], n);
-  ServingCost seconds{p.output_tokens * out.value + p.input_tokens * in.value,
-                      p.output_tokens * out.d1 + p.input_tokens * in.d1,
-                      p.output_tokens * out.d2 + p.input_tokens * in.d2};
+namespace {
+
+// The terms taken in each maximum, at N.
+struct PieceValues {
+  TermValue out, in, rl_out, rl_in;
+};
+
+// Seconds of the demand and of the rollouts' generation and extra passes, in `unit`.
+ServingCost cost_of(const RooflinePricing& p, CostUnit unit, double rl_tokens, double n,
+                    const PieceValues& v) {
+  ServingCost seconds{p.output_tokens * v.out.value + p.input_tokens * v.in.value,
+                      p.output_tokens * v.out.d1 + p.input_tokens * v.in.d1,
+                      p.output_tokens * v.out.d2 + p.input_tokens * v.in.d2};
   double trained = 0.0;  // hours, linear in N
   if (rl_tokens > 0.0) {
-    const TermValue rl_out = max_value(p.rl.output, piece[2], n);
-    const TermValue rl_in = max_value(p.rl.input, piece[3], n);
     const double e = p.rl_extra_passes;
-    seconds.value += rl_tokens * (rl_out.value + e * rl_in.value);
-    seconds.d1 += rl_tokens * (rl_out.d1 + e * rl_in.d1);
-    seconds.d2 += rl_tokens * (rl_out.d2 + e * rl_in.d2);
+    seconds.value += rl_tokens * (v.rl_out.value + e * v.rl_in.value);
+    seconds.d1 += rl_tokens * (v.rl_out.d1 + e * v.rl_in.d1);
+    seconds.d2 += rl_tokens * (v.rl_out.d2 + e * v.rl_in.d2);
     trained = rl_tokens * p.rl_trained_hours_per_param * n;
   }
   const double to_hours = p.chip_hours_per_second;
@@ -161,6 +222,44 @@ ServingCost serving_cost(const RooflinePricing& p, CostUnit unit, double rl_toke
   const double trained_price = unit == CostUnit::usd ? p.rl_trained_usd_per_hour : 1.0;
   const double scale = to_hours * price, linear = trained * trained_price;
   return {seconds.value * scale + linear, seconds.d1 * scale + linear, seconds.d2 * scale + linear};
+}
+
+ServingCost flops_cost(const RooflinePricing& p, double rl_tokens, double n) {
+  const double flops = (p.inference_flops_per_param + p.rl_flops_per_param_token * rl_tokens) * n;
+  return {flops, flops, flops};
+}
+
+}  // namespace
+
+ServingCost serving_cost(const RooflinePricing& p, CostUnit unit, double rl_tokens, double n,
+                         const PieceChoice& piece) {
+  if (unit == CostUnit::flops) return flops_cost(p, rl_tokens, n);
+  PieceValues v{max_value(p.inference.output, piece[0], n),
+                max_value(p.inference.input, piece[1], n),
+                {},
+                {}};
+  if (rl_tokens > 0.0) {
+    v.rl_out = max_value(p.rl.output, piece[2], n);
+    v.rl_in = max_value(p.rl.input, piece[3], n);
+  }
+  return cost_of(p, unit, rl_tokens, n, v);
+}
+
+ServingCost serving_cost_at(const RooflinePricing& p, CostUnit unit, double rl_tokens, double n,
+                            const std::array<bool, 4>& relevant, PieceChoice& piece) {
+  auto take = [&](const MaxOfTerms& terms, std::size_t g) {
+    if (relevant[g]) return terms.largest_value(n, piece[g]);
+    piece[g] = 0;
+    return max_value(terms, 0, n);
+  };
+  piece = {0, 0, 0, 0};
+  if (unit == CostUnit::flops) return flops_cost(p, rl_tokens, n);
+  PieceValues v{take(p.inference.output, 0), take(p.inference.input, 1), {}, {}};
+  if (rl_tokens > 0.0) {
+    v.rl_out = take(p.rl.output, 2);
+    v.rl_in = take(p.rl.input, 3);
+  }
+  return cost_of(p, unit, rl_tokens, n, v);
 }
 
 LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double params,

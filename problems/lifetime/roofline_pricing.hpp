@@ -39,7 +39,26 @@ struct TermValue {
   double d1;
   double d2;
 };
-TermValue evaluate(const SecondsTerm& term, double params);
+// Inline: the fast path evaluates terms ~100 times a solve, often for the value alone.
+inline TermValue evaluate(const SecondsTerm& t, double n) {
+  TermValue v{t.p0 + t.p1 * n, t.p1 * n, t.p1 * n};
+  if (t.p2 != 0.0) {
+    const double inverse_gap = 1.0 / (t.q - n);
+    const double ratio = n * inverse_gap;  // N / (q - N): its slope in ln N is q N / (q - N)^2
+    v.value += t.p2 * ratio;
+    v.d1 += t.p2 * ratio * t.q * inverse_gap;
+    v.d2 += t.p2 * ratio * t.q * (t.q + n) * inverse_gap * inverse_gap;
+  }
+  return v;
+}
+
+// Where two terms are equal, a N in [lo_params, hi_params] at which a - b changes sign, in
+// closed form: with each term's pole cleared (q - N > 0 below it), a - b is a polynomial in N of
+// degree at most 3 (at most 2 for the roofline's terms, which have p1 = 0 or p2 = 0); NaN when
+// it has no root there (or more than one: the caller then searches). To rounding: the caller
+// polishes it.
+double meeting_point(const SecondsTerm& a, const SecondsTerm& b, double lo_params,
+                     double hi_params);
 
 // The largest of up to three terms.
 struct MaxOfTerms {
@@ -47,6 +66,8 @@ struct MaxOfTerms {
   int count = 0;
   // Index of the largest term at N (the first of equal ones).
   int largest(double params) const;
+  // The largest term at N (the first of equal ones) with its derivatives; `index` receives it.
+  TermValue largest_value(double params, int& index) const;
 };
 
 // The seconds of one input and one output token at one context, and what bounds the batch.
@@ -87,7 +108,7 @@ RooflinePricing roofline_pricing(const LifetimeInputs& inputs, double train_usd_
 
 // The terms chosen in each of the four maxima (inference output, inference input, RL output,
 // RL input), and the costs of RL and inference in `unit` with their first two derivatives in
-// ln N, the RL on `rl_tokens`. `choice`: the terms to use (a piece), or the largest when -1.
+// ln N, the RL on `rl_tokens`, on the piece given.
 using PieceChoice = std::array<int, 4>;
 PieceChoice piece_at(const RooflinePricing& pricing, double params);
 struct ServingCost {
@@ -97,6 +118,11 @@ struct ServingCost {
 };
 ServingCost serving_cost(const RooflinePricing& pricing, CostUnit unit, double rl_tokens,
                          double params, const PieceChoice& piece);
+// The same on the piece at N: each maximum takes its largest term, except those not
+// `relevant`, which take their first (so that a maximum with no weight never makes a corner);
+// `piece` receives the terms taken. One pass: what piece_at then serving_cost would give.
+ServingCost serving_cost_at(const RooflinePricing& pricing, CostUnit unit, double rl_tokens,
+                            double params, const std::array<bool, 4>& relevant, PieceChoice& piece);
 
 // The lifetime cost of (N, D) as LifetimeCostModel::cost gives it, from the closed form.
 LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double params,

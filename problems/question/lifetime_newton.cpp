@@ -1,14 +1,12 @@
 #include "scaleopt/problems/question/lifetime_newton.hpp"
 
 #include <algorithm>
-#include <boost/math/policies/error_handling.hpp>
-#include <boost/math/tools/roots.hpp>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <utility>
 
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/question/newton_root.hpp"
 
 namespace scaleopt {
 namespace {
@@ -25,22 +23,6 @@ namespace {
 //    |f'' / 2f'| <= 0.2): 2^-33 v ~ 4e-9, error ~3e-18.
 constexpr int kDigitsMinCost = 28;
 constexpr int kDigits = 34;
-constexpr std::uintmax_t kMaxIterations = 60;
-
-// A root of f (returning {value, derivative}) in [lower, upper] from `start`, or NaN when
-// Newton stops without converging (iteration limit, or Boost finds no bracketed root).
-template <class F>
-double newton_root(F f, double start, double lower, double upper, int digits, int& iterations) {
-  std::uintmax_t used = kMaxIterations;
-  double root = std::numeric_limits<double>::quiet_NaN();
-  try {
-    root = boost::math::tools::newton_raphson_iterate(f, start, lower, upper, digits, used);
-  } catch (const boost::math::evaluation_error&) {
-    used = kMaxIterations;
-  }
-  iterations = static_cast<int>(used);
-  return used >= kMaxIterations ? std::numeric_limits<double>::quiet_NaN() : root;
-}
 
 }  // namespace
 

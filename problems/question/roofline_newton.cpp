@@ -3,17 +3,31 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/lifetime/roofline_pricing.hpp"
+#include "scaleopt/problems/question/newton_root.hpp"
 
 namespace scaleopt {
 namespace {
 
 constexpr int kMaxIterations = 200;
-// Newton stops once a step is below this, relative to max(1, |u|): convergence is quadratic,
-// so the step taken leaves an error of order (f'' / 2 f') step^2, far below rounding.
-constexpr double kStepTolerance = 1e-13;
+// Where D reaches one token (a smooth, decreasing function of u): Newton stops once a step is
+// below 2^-33 of u (~24: 3e-9); the function is nearly linear in u (|f'' / 2 f'| < 1), so the
+// error left is below 1e-17, under the rounding of u itself.
+constexpr int kRootDigits = 34;
+// Newton stops once a step is below this, relative to max(1, |u|) (u = ln N ~ 20-30: 3e-9 at
+// most). Convergence is quadratic, so the step taken leaves an error of order
+// |f'' / 2 f'| step^2: the slopes Newton runs on are nearly linear (|f'' / 2 f'| ~ 1), so under
+// 1e-17, below the rounding of u. A tighter test costs one more evaluation for nothing.
+constexpr double kStepTolerance = 1e-10;
+// ...and the slope Newton runs on below this: the slopes are relative (a log ratio, or C' / C),
+// and a point where the step is small but the slope is not is no root (a steep slope far from
+// it); there the next steps tell.
+constexpr double kSlopeTolerance = 1e-6;
+// The log form of the min-cost slope is taken where s - 1 is at least this (see slope_of).
+constexpr double kLogFormMinimum = 0.25;
 // Largest batch the serving plan searches (serving_plan.cpp): beyond, it reports no plan.
 constexpr double kMaxBatch = 1e15;
 // What the fast path accepts as verified: SolverOptions' KKT tolerance, and a constraint met
@@ -23,6 +37,8 @@ constexpr double kConstraintTolerance = 1e-12;
 // Two terms of a maximum within this of each other (relative) meet at a corner: a few
 // roundings of sums of three numbers.
 constexpr double kCornerMatch = 1e-13;
+// ...plus this many roundings of the corner's u times the terms' difference in log slope.
+constexpr double kCornerUlps = 4.0;
 
 // The maxima of the pricing by index, as PieceChoice orders them.
 const MaxOfTerms& group(const RooflinePricing& p, int g) {
@@ -44,8 +60,9 @@ struct Slope {
 };
 
 // The minimiser of a convex function of u on [lo, hi] whose derivative changes sign inside:
-// slope(u, piece) gives its derivatives on a piece, `relevant` the maxima that count (a
-// maximum with no weight never makes a corner).
+// slope_on(u, piece) gives its derivatives on a piece, slope_here(u, piece) on the piece at u
+// (which it stores in `piece`, as it gives piece_lo and piece_hi), `relevant` the maxima that
+// count (a maximum with no weight never makes a corner).
 struct ConvexMinimum {
   bool found = false;
   double u = 0.0;
@@ -53,20 +70,21 @@ struct ConvexMinimum {
   int iterations = 0;
 };
 
-// A root of the smooth d(u) in [lo, hi] with d(lo) and d(hi) of opposite signs (or zero):
-// Newton kept inside the bracket, bisection when it leaves it.
+// A root of the smooth f(u) in [lo, hi] where f(lo) >= 0 >= f(hi), from `start`: Newton kept
+// inside the bracket, bisection when a step leaves it. Not Boost's newton_raphson_iterate
+// (newton_root): Boost narrows its bracket by the sign of the step f / f', which assumes f
+// monotone, and the gap between two terms of a maximum need not be: the same two terms can meet
+// twice (the HBM term is largest at small and at large N, compute-bound between), and Boost then
+// returns the meeting at the wrong end. Here the bracket is narrowed by the sign of f itself.
 template <class F>
-double bracketed_root(F f, double lo, double hi, int& iterations) {
-  Slope at_lo = f(lo);
-  if (at_lo.d1 == 0.0) return lo;
-  const bool rising = at_lo.d1 < 0.0;
-  double u = 0.5 * (lo + hi);
+double bracketed_root(F f, double lo, double hi, double start, int& iterations) {
+  double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
   for (int i = 0; i < kMaxIterations; ++i) {
     ++iterations;
-    const Slope s = f(u);
-    if (s.d1 == 0.0) return u;
-    ((s.d1 < 0.0) == rising ? lo : hi) = u;
-    const double step = s.d2 != 0.0 ? -s.d1 / s.d2 : std::numeric_limits<double>::infinity();
+    const auto [value, slope] = f(u);
+    if (value == 0.0) return u;
+    (value > 0.0 ? lo : hi) = u;
+    const double step = slope != 0.0 ? -value / slope : std::numeric_limits<double>::infinity();
     const double tolerance = kStepTolerance * std::max(1.0, std::fabs(u));
     // Newton's last step below the tolerance is taken (it may round to u itself); a bracket
     // that narrow is the root as well.
@@ -79,9 +97,19 @@ double bracketed_root(F f, double lo, double hi, int& iterations) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-template <class SlopeOn>
+template <class SlopeOn, class SlopeHere>
 ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bool, 4>& relevant,
-                             SlopeOn slope_on, double lo, double hi, double start) {
+                             SlopeOn slope_on, SlopeHere slope_here, double lo, double hi,
+                             PieceChoice piece_lo, PieceChoice piece_hi, double start,
+                             double pole) {
+  // Newton's step from u, in t = ln(u - pole) above a pole (the slope is then nearly linear in
+  // t), else in u: the step in u, +infinity without curvature.
+  auto newton_step = [pole](double u, const Slope& s) {
+    if (!(s.d2 > 0.0)) return std::numeric_limits<double>::infinity();
+    const double x = u - pole;
+    if (std::isfinite(pole) && x > 0.0) return x * std::expm1(-s.d1 / (s.d2 * x));
+    return -s.d1 / s.d2;
+  };
   auto piece = [&](double u) {
     PieceChoice choice = piece_at(pricing, std::exp(u));
     for (int g = 0; g < 4; ++g) {
@@ -90,7 +118,6 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
     return choice;
   };
   ConvexMinimum result;
-  PieceChoice piece_lo = piece(lo), piece_hi = piece(hi);
   double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
   for (int i = 0; i < kMaxIterations; ++i) {
     ++result.iterations;
@@ -101,19 +128,22 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
       const MaxOfTerms& terms = group(pricing, static_cast<int>(g));
       const SecondsTerm& a = terms.terms[static_cast<std::size_t>(piece_lo[g])];
       const SecondsTerm& b = terms.terms[static_cast<std::size_t>(piece_hi[g])];
+      // ln a - ln b: both terms are close to powers of N, so their log ratio is nearly linear
+      // in u and Newton finds its root in a few steps.
       auto gap = [&](double x) {
-        const TermValue va = evaluate(a, std::exp(x)), vb = evaluate(b, std::exp(x));
-        return Slope{(va.value - vb.value) / (va.value + vb.value), 0.0};
+        const double n = std::exp(x);
+        const TermValue va = evaluate(a, n), vb = evaluate(b, n);
+        return std::pair<double, double>(std::log(va.value) - std::log(vb.value),
+                                         va.d1 / va.value - vb.d1 / vb.value);
       };
-      auto gap_newton = [&](double x) {
-        const TermValue va = evaluate(a, std::exp(x)), vb = evaluate(b, std::exp(x));
-        return Slope{va.value - vb.value, va.d1 - vb.d1};
-      };
-      const double at_lo = gap(lo).d1, at_hi = gap(hi).d1;
+      const double at_lo = gap(lo).first, at_hi = gap(hi).first;
       double corner = 0.5 * (lo + hi);
       bool is_corner = at_lo >= 0.0 && at_hi <= 0.0;
       if (is_corner) {
-        corner = bracketed_root(gap_newton, lo, hi, result.iterations);
+        // From the closed form (a root of a quadratic), polished by Newton (a step or two): the
+        // closed form loses digits to cancellation where the terms nearly agree in slope.
+        const double start = std::log(meeting_point(a, b, std::exp(lo), std::exp(hi)));
+        corner = bracketed_root(gap, lo, hi, start, result.iterations);
         if (!std::isfinite(corner)) return result;
       }
       // Every maximum that changes between the ends and whose two terms meet here, and are
@@ -132,10 +162,17 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
       for (std::size_t h = 0; h < 4 && is_corner; ++h) {
         if (piece_lo[h] == piece_hi[h]) continue;
         const MaxOfTerms& group_h = group(pricing, static_cast<int>(h));
-        const double x = evaluate(group_h.terms[static_cast<std::size_t>(piece_lo[h])], at).value;
-        const double y = evaluate(group_h.terms[static_cast<std::size_t>(piece_hi[h])], at).value;
-        const bool meet = std::fabs(x - y) <= kCornerMatch * (x + y) &&
-                          std::min(x, y) >= largest(group_h) * (1.0 - kCornerMatch);
+        const TermValue tx = evaluate(group_h.terms[static_cast<std::size_t>(piece_lo[h])], at);
+        const TermValue ty = evaluate(group_h.terms[static_cast<std::size_t>(piece_hi[h])], at);
+        const double x = tx.value, y = ty.value;
+        // The corner is known to a rounding of u, which moves the ratio of the two terms by
+        // the difference of their log slopes times it: large near a pole (the HBM term's is
+        // q / (q - N)).
+        const double match = kCornerMatch + kCornerUlps * std::numeric_limits<double>::epsilon() *
+                                                std::fabs(corner) *
+                                                std::fabs(tx.d1 / x - ty.d1 / y);
+        const bool meet = std::fabs(x - y) <= match * (x + y) &&
+                          std::min(x, y) >= largest(group_h) * (1.0 - match);
         if (meet) {
           left[h] = piece_lo[h];
           right[h] = piece_hi[h];
@@ -144,13 +181,15 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
         }
       }
       if (is_corner) {
-        const double slope_left = slope_on(corner, left).d1;
-        const double slope_right = slope_on(corner, right).d1;
-        if (slope_left <= 0.0 && slope_right >= 0.0) {
+        const Slope slope_left = slope_on(corner, left);
+        const Slope slope_right = slope_on(corner, right);
+        if (slope_left.d1 <= 0.0 && slope_right.d1 >= 0.0) {
           result = {true, corner, left, right, result.iterations};
           return result;
         }
-        if (slope_right < 0.0) {
+        // The minimum is on one side: Newton's step from the corner on that side's piece.
+        const Slope& side = slope_right.d1 < 0.0 ? slope_right : slope_left;
+        if (slope_right.d1 < 0.0) {
           lo = corner;
           piece_lo = right;
         } else {
@@ -158,13 +197,14 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
           piece_hi = left;
         }
         if (!(hi > lo)) return result;
-        u = 0.5 * (lo + hi);
+        u = corner + newton_step(corner, side);
+        if (!(u > lo && u < hi)) u = 0.5 * (lo + hi);
         continue;
       }
       u = corner > lo && corner < hi ? corner : 0.5 * (lo + hi);
     }
-    const PieceChoice here = piece(u);
-    const Slope s = slope_on(u, here);
+    PieceChoice here;
+    const Slope s = slope_here(u, here);
     if (s.d1 == 0.0) {
       result = {true, u, here, here, result.iterations};
       return result;
@@ -176,11 +216,13 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
       hi = u;
       piece_hi = here;
     }
-    const double step = s.d2 > 0.0 ? -s.d1 / s.d2 : std::numeric_limits<double>::infinity();
+    const double step = newton_step(u, s);
     const double tolerance = kStepTolerance * std::max(1.0, std::fabs(u));
-    // Converged: Newton's last step is below the tolerance (taken, kept within the bracket),
-    // or the bracket is.
-    if (piece_lo == piece_hi && (std::fabs(step) <= tolerance || hi - lo <= tolerance)) {
+    // Converged: Newton's last step is below the tolerance (taken, kept within the bracket)
+    // where the slope is near zero too (a steep slope far from its root also makes a small
+    // step), or the bracket is below the tolerance.
+    const bool small_step = std::fabs(step) <= tolerance && std::fabs(s.d1) <= kSlopeTolerance;
+    if (piece_lo == piece_hi && (small_step || hi - lo <= tolerance)) {
       const double root = std::clamp(u + (std::isfinite(step) ? step : 0.0), lo, hi);
       const PieceChoice at = piece(root);
       result = {true, root, at, at, result.iterations};
@@ -262,27 +304,52 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
   struct Along {
     double cost, slope, curvature, pretrain, tokens;
   };
-  auto along = [&](double u, const PieceChoice& piece) {
+  auto along_with = [&](double u, const ServingCost& g) {
     const double n = std::exp(u);
     const double p = law.A * std::exp(-a * u), r = R - p;
     const double tokens = std::pow(law.B / r, 1.0 / b);
     const double P = k * n * tokens, s = a * p / (b * r);
-    const ServingCost g = serving_cost(pricing, unit, rl_tokens, n, piece);
     return Along{P + g.value, P * (1.0 - s) + g.d1,
                  P * ((1.0 - s) * (1.0 - s) + a * a / b * p * R / (r * r)) + g.d2, P, tokens};
   };
-  auto slope_on = [&](double u, const PieceChoice& piece) {
-    const Along at = along(u, piece);
+  auto along = [&](double u, const PieceChoice& piece) {
+    return along_with(u, serving_cost(pricing, unit, rl_tokens, std::exp(u), piece));
+  };
+  // What Newton runs on. C' = g' - P (s - 1): the optimum is where serving's marginal cost g'
+  // equals pretraining's marginal saving P (s - 1). Where both are positive, the difference of
+  // their logarithms has C''s sign and is nearly linear in u (each side is close to a power of
+  // N; P grows like a power of 1 / r as D nears its pole, which defeats Newton on C' itself):
+  //   psi  = ln g' - ln P - ln(s - 1),  ln P = ln k + u + (ln B - ln r) / beta,
+  //   psi' = g'' / g' + P'' / (P (s - 1)),  P'' / P = (1 - s)^2 + (alpha^2 / beta) p R / r^2,
+  // with no power of D to compute. Elsewhere C' / C, from `along`.
+  const double log_k = std::log(k), log_B = std::log(law.B);
+  auto slope_of = [&](double u, const ServingCost& g) {
+    const double p = law.A * std::exp(-a * u), r = R - p, excess = a * p - b * r;
+    // Not near s = 1 (Chinchilla's N), where ln(s - 1) has a pole that makes psi steep: C' is
+    // then ~g', and C' / C well behaved.
+    if (g.d1 > 0.0 && excess > kLogFormMinimum * b * r) {
+      const double s = a * p / (b * r), s_minus_one = excess / (b * r);
+      const double log_r = std::log(r);
+      const double psi = std::log(g.d1 / s_minus_one) - log_k - u - (log_B - log_r) / b;
+      const double curvature = (1.0 - s) * (1.0 - s) + a * a / b * p * R / (r * r);
+      return Slope{psi, g.d2 / g.d1 + curvature / s_minus_one};
+    }
+    const Along at = along_with(u, g);
     return Slope{at.slope / at.cost, at.curvature / at.cost};
   };
-  const PieceChoice at_lo = piece_at(pricing, std::exp(lo));
-  if (slope_on(lo, at_lo).d1 >= 0.0) {
+  auto slope_on = [&](double u, const PieceChoice& piece) {
+    return slope_of(u, serving_cost(pricing, unit, rl_tokens, std::exp(u), piece));
+  };
+  auto slope_here = [&](double u, PieceChoice& piece) {
+    return slope_of(u, serving_cost_at(pricing, unit, rl_tokens, std::exp(u), relevant, piece));
+  };
+  PieceChoice at_lo, at_hi;
+  if (slope_here(lo, at_lo).d1 >= 0.0) {
     plan.use_general = true;  // at 1e30 tokens (or N = 1): the bounds of the general problem
     return plan;
   }
   ConvexMinimum minimum;
-  const PieceChoice at_hi = piece_at(pricing, std::exp(hi));
-  if (slope_on(hi, at_hi).d1 <= 0.0) {
+  if (slope_here(hi, at_hi).d1 <= 0.0) {
     if (hi != served) {
       plan.use_general = true;  // D at one token
       return plan;
@@ -290,14 +357,16 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
     minimum = {true, hi, at_hi, at_hi, 0};
   } else {
     // From Chinchilla's N for the target: serving costs only move the optimum down from it.
-    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi, chinchilla->log_params);
+    minimum = convex_minimum(pricing, relevant, slope_on, slope_here, lo, hi, at_lo, at_hi,
+                             chinchilla->log_params, log_min_params);
     if (!minimum.found) return plan;  // not converged
   }
   plan.iterations = minimum.iterations;
   const double u = minimum.u;
   plan.params = std::exp(u);
   const bool at_bound = u == served;
-  const Along left = along(u, minimum.left), right = along(u, minimum.right);
+  const Along left = along(u, minimum.left);
+  const Along right = minimum.right == minimum.left ? left : along(u, minimum.right);
   plan.pretrain_tokens = std::clamp(left.tokens, 1.0, std::exp(kLogUpperBound));
   if (!plan_exists(pricing, plan.params, relevant[0] || relevant[1], relevant[2] || relevant[3])) {
     plan.use_general = true;
@@ -308,10 +377,10 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
   const LossInLogSpace l = loss_in_log_space(law, u, std::log(plan.pretrain_tokens));
   plan.constraint_violation = std::fabs(l.loss - target_loss) / R;
   const double c[2] = {l.d_log_params / R, l.d_log_tokens / R};
+  const double p = law.params_term(plan.params), r = R - p, s = a * p / (b * r);
   auto residual_of = [&](const Along& side) {
     // d cost / d ln N at fixed D: pretraining P plus the serving slope (side.slope less the
     // pretraining's part along the curve, P (1 - s)).
-    const double p = law.params_term(plan.params), r = R - p, s = a * p / (b * r);
     const double serving_slope = side.slope - side.pretrain * (1.0 - s);
     const double g[2] = {(side.pretrain + serving_slope) / side.cost, side.pretrain / side.cost};
     return kkt_residual_2d(g, c, false);
@@ -338,7 +407,10 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
   auto serving = [&](double u, const PieceChoice& piece) {
     return serving_cost(pricing, unit, rl_tokens, std::exp(u), piece);
   };
-  auto serving_at = [&](double u) { return serving(u, piece_at(pricing, std::exp(u))); };
+  auto serving_at = [&](double u) {
+    PieceChoice piece;
+    return serving_cost_at(pricing, unit, rl_tokens, std::exp(u), relevant, piece);
+  };
   // The budget left after serving and one token per parameter, as a fraction of the budget:
   // positive while D >= 1 is affordable (quality_at_budget.cpp).
   auto room = [&](double u) { return (budget - serving_at(u).value - k * std::exp(u)) / budget; };
@@ -350,15 +422,25 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
   }
   double hi = served;
   if (!(room(hi) > 0.0)) {
-    // Where D reaches one token: room falls with N (costs rise with N).
+    // Where D reaches one token: serving and one token per parameter spend the budget. The
+    // spend rises with N (costs rise with N), usually to a pole at the largest model served
+    // (its weights fill HBM), where the root then lies within a few roundings. Newton runs on
+    // ln(spend / budget) against w = -ln(served - u), the log of the distance to that end:
+    // near the pole ln spend ~ w, far from it ~ u, nearly linear both ways (on u itself it took
+    // ~18 steps to walk up to the pole; on w ~5).
     int iterations = 0;
-    hi = bracketed_root(
-        [&](double u) {
+    const double log_budget = std::log(budget);
+    const double w = newton_root(
+        [&](double w) {
+          const double gap = std::exp(-w), u = served - gap;
           const ServingCost g = serving_at(u);
-          const double n = std::exp(u);
-          return Slope{(budget - g.value - k * n) / budget, -(g.d1 + k * n) / budget};
+          const double one_token = k * std::exp(u), spend = g.value + one_token;
+          return std::pair<double, double>(std::log(spend) - log_budget,
+                                           (g.d1 + one_token) / spend * gap);
         },
-        lo, hi, iterations);
+        -std::log(0.5 * (served - lo)), -std::log(served - lo),
+        -std::log(served * std::numeric_limits<double>::epsilon()), kRootDigits, iterations);
+    hi = served - std::exp(-w);
     if (!std::isfinite(hi)) return plan;
     for (int step = 0; step < 64 && !(room(hi) > 0.0) && hi > lo; ++step) {
       hi = std::nextafter(hi, lo);
@@ -370,8 +452,7 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
   struct Along {
     double slope, curvature, tokens, p, q, spend, serving_slope;
   };
-  auto along = [&](double u, const PieceChoice& piece) {
-    const ServingCost g = serving(u, piece);
+  auto along_with = [&](double u, const ServingCost& g) {
     const double left = budget - g.value, n = std::exp(u);
     const double tokens = left / (k * n);
     const double h1 = -g.d1 / left - 1.0, h2 = -(g.d2 * left + g.d1 * g.d1) / (left * left);
@@ -384,22 +465,45 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
                  g.value + k * n * tokens,
                  g.d1};
   };
-  auto slope_on = [&](double u, const PieceChoice& piece) {
-    const Along at = along(u, piece);
+  auto along = [&](double u, const PieceChoice& piece) { return along_with(u, serving(u, piece)); };
+  // What Newton runs on: L' = beta q (-h') - alpha p, the data term's loss against the
+  // parameters'. While D > 0 both are positive and the difference of their logarithms, nearly
+  // linear in u, has L''s sign:
+  //   psi  = ln(beta B / (alpha A)) - beta ln D + ln(-h') + alpha u,
+  //   psi' = alpha - beta h' + h'' / h',
+  // with no power of D to compute. Elsewhere L', from `along`.
+  const double log_k = std::log(k), log_ratio = std::log(b * law.B / (a * law.A));
+  auto slope_of = [&](double u, const ServingCost& g) {
+    const double left = budget - g.value;
+    if (left > 0.0) {
+      const double h1 = -g.d1 / left - 1.0, h2 = -(g.d2 * left + g.d1 * g.d1) / (left * left);
+      const double log_tokens = std::log(left) - log_k - u;
+      return Slope{log_ratio - b * log_tokens + std::log(-h1) + a * u, a - b * h1 + h2 / h1};
+    }
+    const Along at = along_with(u, g);
     return Slope{at.slope, at.curvature};
   };
-  const PieceChoice at_lo = piece_at(pricing, std::exp(lo));
-  const PieceChoice at_hi = piece_at(pricing, std::exp(hi));
-  if (along(lo, at_lo).tokens > std::exp(kLogUpperBound) ||
-      along(hi, at_hi).tokens > std::exp(kLogUpperBound)) {
+  auto slope_on = [&](double u, const PieceChoice& piece) {
+    return slope_of(u, serving(u, piece));
+  };
+  auto slope_here = [&](double u, PieceChoice& piece) {
+    return slope_of(u, serving_cost_at(pricing, unit, rl_tokens, std::exp(u), relevant, piece));
+  };
+  PieceChoice at_lo, at_hi;
+  const ServingCost serving_lo =
+      serving_cost_at(pricing, unit, rl_tokens, std::exp(lo), relevant, at_lo);
+  const ServingCost serving_hi =
+      serving_cost_at(pricing, unit, rl_tokens, std::exp(hi), relevant, at_hi);
+  if (along_with(lo, serving_lo).tokens > std::exp(kLogUpperBound) ||
+      along_with(hi, serving_hi).tokens > std::exp(kLogUpperBound)) {
     plan.use_general = true;  // 1e30 tokens: the bound of the general problem
     return plan;
   }
   ConvexMinimum minimum;
-  if (slope_on(lo, at_lo).d1 >= 0.0) {
+  if (slope_of(lo, serving_lo).d1 >= 0.0) {
     minimum = {true, lo, at_lo, at_lo, 0};
     plan.at_min_params = true;
-  } else if (slope_on(hi, at_hi).d1 <= 0.0) {
+  } else if (slope_of(hi, serving_hi).d1 <= 0.0) {
     if (hi != served) {
       plan.use_general = true;  // D at one token
       return plan;
@@ -408,14 +512,16 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
   } else {
     // From the split Chinchilla's rule of thumb gives pretraining (half the budget at 20
     // tokens per parameter, as QualityAtBudgetProblem starts).
-    minimum = convex_minimum(pricing, relevant, slope_on, lo, hi,
-                             0.5 * (std::log(budget) - std::log(40.0 * k)));
+    minimum = convex_minimum(pricing, relevant, slope_on, slope_here, lo, hi, at_lo, at_hi,
+                             0.5 * (std::log(budget) - std::log(40.0 * k)),
+                             -std::numeric_limits<double>::infinity());
     if (!minimum.found) return plan;
   }
   plan.iterations = minimum.iterations;
   const double u = minimum.u;
   plan.params = plan.at_min_params ? min_params : std::exp(u);
-  const Along left = along(u, minimum.left), right = along(u, minimum.right);
+  const Along left = along(u, minimum.left);
+  const Along right = minimum.right == minimum.left ? left : along(u, minimum.right);
   plan.pretrain_tokens = left.tokens;
   if (!within_general_bounds(plan.params, plan.pretrain_tokens) ||
       !plan_exists(pricing, plan.params, relevant[0] || relevant[1], relevant[2] || relevant[3])) {
