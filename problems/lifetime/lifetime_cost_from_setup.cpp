@@ -127,7 +127,10 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
   const double rl_mfu = inputs.rl.mfu.value_or(inputs.training.mfu);
   const double rl_train_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * rl_mfu);
-  const LifetimeInputs& priced = inputs;
+  // One copy of the inputs, shared by the two size-cost functions (a sweep builds a model per
+  // point: two copies of the inputs, strings and all, were a tenth of a point's time).
+  const auto shared = std::make_shared<const LifetimeInputs>(inputs);
+  const LifetimeInputs& priced = *shared;
 
   if (inputs.serving.pricing == InferencePricing::mfu) {
     // Linear in N: 2 N FLOPs per token at the prefill or decode MFU of one chip's peak.
@@ -156,25 +159,25 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   // Roofline: costs per token depend on N through the weights read per decode step and the
   // batch that fits beside them, so they are functions of N with numerical slopes.
   const double context = inputs.serving.context_tokens;
-  model.inference_of_size = [priced, input_tokens, output_tokens, context](double params) {
+  model.inference_of_size = [shared, input_tokens, output_tokens, context](double params) {
     return size_cost(
-        demand_cost(token_costs(priced, params, context), input_tokens, output_tokens));
+        demand_cost(token_costs(*shared, params, context), input_tokens, output_tokens));
   };
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
-  model.rl_per_token_of_size = [priced, rl_context, rl_train_hours_per_flop,
+  model.rl_per_token_of_size = [shared, rl_context, rl_train_hours_per_flop,
                                 train_usd_per_hour](double params) {
-    return size_cost(rl_token(priced, params, rl_train_hours_per_flop, train_usd_per_hour,
-                              token_costs(priced, params, rl_context)));
+    return size_cost(rl_token(*shared, params, rl_train_hours_per_flop, train_usd_per_hour,
+                              token_costs(*shared, params, rl_context)));
   };
+  const Roofline per_param =
+      make_roofline(architecture_at(inputs.architecture, 1.0), priced.serving, "inference");
   model.roofline = std::make_shared<const RooflinePricing>(
-      roofline_pricing(inputs, train_usd_per_hour, rl_train_hours_per_flop));
+      roofline_pricing(inputs, per_param, train_usd_per_hour, rl_train_hours_per_flop));
   // The largest N whose weights and one sequence (or the given batch) fit the replica, with a
   // margin: beyond it the serving plan has no batch.
   const double batch = priced.serving.batch.value_or(1.0);
   const double longest = std::max(context, rl_context);
-  const Architecture unit_model = architecture_at(inputs.architecture, 1.0);
-  const Roofline per_param = make_roofline(unit_model, priced.serving, "inference");
   const double cache_bytes = hbm_bytes_needed(per_param, batch, longest) - per_param.weight_bytes;
   model.max_params =
       (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);

@@ -170,11 +170,9 @@ double ContextPricing::batch_at(double n) const {
   return std::max(batch, 1.0);
 }
 
-RooflinePricing roofline_pricing(const LifetimeInputs& inputs, double train_usd_per_hour,
-                                 double rl_train_hours_per_flop) {
+RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& unit,
+                                 double train_usd_per_hour, double rl_train_hours_per_flop) {
   RooflinePricing p;
-  const Roofline unit =
-      make_roofline(architecture_at(inputs.architecture, 1.0), inputs.serving, "inference");
   p.inference = context_pricing(inputs, unit, inputs.serving.context_tokens);
   p.rl = inputs.rl.context_tokens ? context_pricing(inputs, unit, *inputs.rl.context_tokens)
                                   : p.inference;

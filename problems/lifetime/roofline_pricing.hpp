@@ -24,6 +24,7 @@
 namespace scaleopt {
 
 struct LifetimeInputs;
+struct Roofline;
 
 // Replica-seconds per token: p0 + p1 N + p2 N / (q - N); q = +infinity: no pole (p2 = 0).
 struct SecondsTerm {
@@ -103,8 +104,10 @@ struct RooflinePricing {
 
 // The closed form of the roofline-priced model built from `inputs` (pricing = roofline, an
 // architecture given); lifetime_cost_model stores it in LifetimeCostModel::roofline.
-RooflinePricing roofline_pricing(const LifetimeInputs& inputs, double train_usd_per_hour,
-                                 double rl_train_hours_per_flop);
+// `per_param`: the roofline of the model scaled to one active parameter (make_roofline of
+// architecture_at(inputs.architecture, 1)), which the caller has built already.
+RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& per_param,
+                                 double train_usd_per_hour, double rl_train_hours_per_flop);
 
 // The terms chosen in each of the four maxima (inference output, inference input, RL output,
 // RL input), and the costs of RL and inference in `unit` with their first two derivatives in
