@@ -10,7 +10,7 @@
 namespace scaleopt {
 namespace {
 
-constexpr int kMaxIterations = 200;
+constexpr int kMaxNewtonSteps = 200;
 // Newton stops once a step is below this, relative to max(1, |u|): convergence is quadratic,
 // so the step taken leaves an error of order (f'' / 2 f') step^2, far below rounding.
 constexpr double kStepTolerance = 1e-13;
@@ -61,7 +61,7 @@ double bracketed_root(F f, double lo, double hi, int& iterations) {
   if (at_lo.d1 == 0.0) return lo;
   const bool rising = at_lo.d1 < 0.0;
   double u = 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxIterations; ++i) {
+  for (int i = 0; i < kMaxNewtonSteps; ++i) {
     ++iterations;
     const Slope s = f(u);
     if (s.d1 == 0.0) return u;
@@ -92,7 +92,7 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
   ConvexMinimum result;
   PieceChoice piece_lo = piece(lo), piece_hi = piece(hi);
   double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxIterations; ++i) {
+  for (int i = 0; i < kMaxNewtonSteps; ++i) {
     ++result.iterations;
     if (piece_lo != piece_hi) {
       // A corner lies between: where the terms of the first maximum that differs are equal.
