@@ -28,10 +28,6 @@ struct Sample {
   OutputValues heuristic{};
 };
 
-OutputValues outputs_of(const AnswerSummary& a, CostUnit unit) {
-  return {a.params, a.pretrain_tokens, a.loss, in_unit(unit, a.cost.total()), a.over_chinchilla};
-}
-
 OutputQuantiles quantiles_of(const std::vector<Sample>& samples, bool heuristic) {
   OutputQuantiles result{};
   std::vector<double> values;

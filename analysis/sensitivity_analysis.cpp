@@ -18,10 +18,6 @@ const LifetimePlan& optimum_plan(const QuestionSolution& solution) {
   return solution.optimum ? solution.optimum->plan : solution.answer.plan;
 }
 
-OutputValues outputs_of(const AnswerSummary& a, CostUnit unit) {
-  return {a.params, a.pretrain_tokens, a.loss, in_unit(unit, a.cost.total()), a.over_chinchilla};
-}
-
 // Closest allowed value to `value` within `range` (closed bounds only; an open bound is never
 // reached by scaling a value inside it by a positive factor).
 double clamp_to(const Range& range, double value) {

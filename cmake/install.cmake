@@ -12,8 +12,10 @@ include(CMakePackageConfigHelpers)
 
 set(SCALEOPT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/scaleopt)
 # The headers a public header never includes, kept out of the install: they name toml++ or the
-# CSV parser, which scaleopt links privately (a program needs neither's headers).
-set(SCALEOPT_PRIVATE_HEADERS toml_reading.hpp toml_tables.hpp price_list_file.hpp fccp.hpp)
+# CSV parser, which scaleopt links privately (a program needs neither's headers), or hold helpers
+# of one library's sources (report_text.hpp).
+set(SCALEOPT_PRIVATE_HEADERS toml_reading.hpp toml_tables.hpp price_list_file.hpp fccp.hpp
+                             report_text.hpp)
 
 install(TARGETS scaleopt_core scaleopt_scenario scaleopt_analysis scaleopt_plots scaleopt_report
                 scaleopt

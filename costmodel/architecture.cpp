@@ -156,16 +156,6 @@ void require_non_negative(std::string_view prefix, std::string_view field, doubl
   require(false, prefix, field, got.str());
 }
 
-void require_positive(std::string_view prefix, std::string_view field, double value,
-                      std::string_view why = {}) {
-  if (std::isfinite(value) && value > 0.0) return;
-  std::ostringstream got;
-  got << "must be finite and positive";
-  if (!why.empty()) got << " " << why;
-  got << ", got " << value;
-  require(false, prefix, field, got.str());
-}
-
 }  // namespace
 
 std::string_view to_string(AttentionKind kind) {

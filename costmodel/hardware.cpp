@@ -29,14 +29,6 @@ const std::optional<double>& rate_of(const Hardware& chip, Precision precision) 
   return chip.bf16_flop_per_second;
 }
 
-void require_positive(std::string_view prefix, std::string_view field, double value) {
-  if (!std::isfinite(value) || value <= 0.0) {
-    std::ostringstream message;
-    message << "must be finite and positive, got " << value;
-    throw field_error(qualified_field(prefix, field), message.str());
-  }
-}
-
 }  // namespace
 
 bool Hardware::supports(Precision precision) const {

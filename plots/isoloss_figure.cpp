@@ -15,7 +15,6 @@ namespace {
 
 // The plot area, fixed so that angles on the page are known: screen fractions of the figure.
 constexpr double kLeft = 0.10, kRight = 0.96, kBottom = 0.19, kTop = 0.88;
-constexpr double kCharPixels = 7.0;  // one character of the 12-point font, about
 
 // The pieces of `curves`, one data set: a blank line between pieces (gnuplot lifts the pen).
 DataFile curves_file(const std::string& name, const std::vector<MapCurve>& curves) {

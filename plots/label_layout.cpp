@@ -6,8 +6,7 @@
 namespace scaleopt::plots {
 
 namespace {
-constexpr double kCharPixels = 7.0;   // one character of the 12-point font, about
-constexpr double kLinePixels = 15.0;  // one line of it
+constexpr double kLinePixels = 15.0;  // one line of the 12-point font
 constexpr double kMargin = 3.0;       // around every box
 }  // namespace
 

@@ -10,6 +10,9 @@
 
 namespace scaleopt::plots {
 
+// The width of one character of the 12-point font, about: what text widths are estimated by.
+inline constexpr double kCharPixels = 7.0;
+
 struct LabelBox {
   double x = 0.0, y = 0.0;  // centre
   double half_width = 0.0, half_height = 0.0;

@@ -1,5 +1,6 @@
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -11,10 +12,6 @@ namespace scaleopt::report {
 namespace {
 
 // %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
-std::string plain(double value, int significant = 6) {
-  return format_quantity(value, Unit::number, significant);
-}
-
 std::string rule_text(const AllocationRule& rule) {
   if (rule.tokens_per_param) return plain(*rule.tokens_per_param) + " tokens per parameter";
   return "compute-optimal frontier of the law";

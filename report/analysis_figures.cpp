@@ -1,4 +1,5 @@
 #include "scaleopt/report/analysis_figures.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,6 @@
 
 namespace scaleopt::report {
 namespace {
-
-std::string file_name(const Scenario& scenario) {
-  return std::filesystem::path(scenario.file).filename().string();
-}
 
 std::string column_of(std::size_t output, CostUnit unit) {
   const std::string_view name = kElasticityOutputs[output];

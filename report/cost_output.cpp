@@ -1,5 +1,6 @@
 #include "scaleopt/report/cost_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -9,8 +10,6 @@
 
 namespace scaleopt::report {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr double kTokensPerMillion = 1e6;
 
@@ -23,15 +22,6 @@ Json phase_json(const ComputeCost& cost, const ComputeCost& total) {
               {"gpu_hours", cost.chip_hours},
               {"usd", cost.usd},
               {"share", share(cost, total)}};
-}
-
-std::string percent(double fraction) {
-  return format_quantity(100.0 * fraction, Unit::number, 3) + "%";
-}
-
-std::string price_text(const std::optional<double>& given, const Hardware& chip) {
-  const double price = given ? *given : chip.usd_per_hour.value_or(0.0);
-  return format_quantity(price, Unit::usd_per_hour) + (given ? "" : " (assumed)");
 }
 
 std::string model_text(const Architecture& a, const ServingSetup& serving) {

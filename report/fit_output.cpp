@@ -1,5 +1,6 @@
 #include "scaleopt/report/fit_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,10 +14,6 @@ namespace scaleopt::report {
 namespace {
 
 // %g with `significant` digits, the plain-number form of costmodel/quantity.hpp.
-std::string plain(double value, int significant = 6) {
-  return format_quantity(value, Unit::number, significant);
-}
-
 // `significant` digits without an exponent for 1e-3 <= |value| < 1e6 (1279, 0.0255, 331.1:
 // columns of spreads read better that way), the exponent form beyond.
 std::string digits(double value, int significant) {

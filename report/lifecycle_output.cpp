@@ -1,5 +1,6 @@
 #include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,10 +82,6 @@ std::string cost_text(const PhaseCost& cost, CostUnit unit, bool priced, double 
   }
   if (std::isfinite(share)) text += " (" + format_quantity(100 * share, Unit::number, 3) + "%)";
   return text;
-}
-
-std::string percent(double ratio) {
-  return format_quantity(100 * ratio, Unit::number, 4) + "%";
 }
 
 std::string rule_text(const ProblemSpec& spec) {
@@ -177,8 +174,8 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
     const ChinchillaComparison& c = a.vs_chinchilla;
     if (c.chinchilla.solve.status == Status::infeasible)
       return "n/a: " + c.chinchilla.solve.message;
-    return "params " + percent(c.params_ratio) + ", tokens " + percent(c.tokens_ratio) + ", cost " +
-           percent(c.cost_ratio);
+    return "params " + percent(c.params_ratio, 4) + ", tokens " + percent(c.tokens_ratio, 4) +
+           ", cost " + percent(c.cost_ratio, 4);
   });
 }
 
@@ -309,10 +306,11 @@ std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw&
                                         const QuestionSolution& s) {
   std::vector<std::string> notes;
   if (s.optimum && s.status() == Status::converged) {
-    notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay) +
+    notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay, 4) +
                     " against the optimum, whose cost shares are pretraining " +
-                    percent(s.optimum->shares.pretrain) + ", RL " + percent(s.optimum->shares.rl) +
-                    ", inference " + percent(s.optimum->shares.inference));
+                    percent(s.optimum->shares.pretrain, 4) + ", RL " +
+                    percent(s.optimum->shares.rl, 4) + ", inference " +
+                    percent(s.optimum->shares.inference, 4));
   }
   notes.push_back("law " + describe_law(law) + "; Chinchilla rule: " + rule_text(scenario.problem));
   const LifetimePlan& last = s.optimum ? s.optimum->plan : s.answer.plan;

@@ -1,4 +1,5 @@
 #include "scaleopt/report/plot_figures.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <array>
 #include <filesystem>
@@ -33,19 +34,6 @@ constexpr std::array<double, 10> kMaxGains{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100}
 constexpr std::array<double, 5> kHalfRatios{0.001, 0.005, 0.02, 0.1, 0.5};
 
 // The scenario's file name without its directories (titles never show a machine's paths).
-std::string file_name(const Scenario& scenario) {
-  return std::filesystem::path(scenario.file).filename().string();
-}
-
-std::string percent(double fraction) {
-  return format_quantity(100.0 * fraction, Unit::number, 3) + "%";
-}
-
-std::string price_text(const std::optional<double>& given, const Hardware& chip) {
-  const double price = given ? *given : chip.usd_per_hour.value_or(0.0);
-  return format_quantity(price, Unit::usd_per_hour) + (given ? "" : " (assumed)");
-}
-
 const QuestionAnswer& best_answer(const QuestionSolution& solution) {
   return solution.optimum ? *solution.optimum : solution.answer;
 }

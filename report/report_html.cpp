@@ -1,4 +1,5 @@
 #include "scaleopt/report/report_html.hpp"
+#include "scaleopt/report/report_text.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -25,10 +26,6 @@ border:1px solid #eee}figcaption{font-size:.9em;color:#555}code{background:#f4f4
 padding:0 .25em}.note{color:#555}.status{background:#fde8e8;border:1px solid #d33;
 padding:.5em}blockquote{margin:1em 0;padding:.2em 1em;border-left:3px solid #ccc;color:#333}
 footer{margin-top:3em;font-size:.85em;color:#666})";
-
-std::string file_name(const Scenario& scenario) {
-  return std::filesystem::path(scenario.file).filename().string();
-}
 
 std::string paragraph(const std::string& text) {
   return "<p>" + html_escape(text) + "</p>\n";
@@ -67,10 +64,6 @@ std::string unit_words(CostUnit unit) {
       return "in FLOPs";
   }
   return "";
-}
-
-std::string percent(double ratio) {
-  return format_quantity(100 * ratio, Unit::number, 4) + "%";
 }
 
 // Where the law, the model and the chips come from.
@@ -228,10 +221,11 @@ std::string report_html(const ReportInputs& inputs) {
 
   h += "<section id=\"phases\">\n<h2>Cost by phase</h2>\n";
   const QuestionAnswer& best = solution.optimum ? *solution.optimum : solution.answer;
-  h += paragraph("At the " + std::string(solution.optimum ? "optimum" : "answer") +
-                 ", pretraining takes " + percent(best.shares.pretrain) +
-                 " of the lifetime cost, " + "RL " + percent(best.shares.rl) + " and inference " +
-                 percent(best.shares.inference) + " (" + unit_words(solution.unit) + ").");
+  h +=
+      paragraph("At the " + std::string(solution.optimum ? "optimum" : "answer") +
+                ", pretraining takes " + percent(best.shares.pretrain, 4) +
+                " of the lifetime cost, " + "RL " + percent(best.shares.rl, 4) + " and inference " +
+                percent(best.shares.inference, 4) + " (" + unit_words(solution.unit) + ").");
   if (const ReportFigure* figure = find_figure(inputs, "phases")) h += figure_html(*figure);
   h += "</section>\n";
 
@@ -241,9 +235,9 @@ std::string report_html(const ReportInputs& inputs) {
     h += paragraph("The Chinchilla-style model that reaches the same loss has " +
                    format_quantity(vs.chinchilla.params, Unit::count, 4) + " parameters and " +
                    format_quantity(vs.chinchilla.pretrain_tokens, Unit::count, 4) +
-                   " pretraining tokens. The plan has " + percent(vs.params_ratio) +
-                   " of its parameters, " + percent(vs.tokens_ratio) + " of its tokens and " +
-                   percent(vs.cost_ratio) + " of its lifetime cost, and trains " +
+                   " pretraining tokens. The plan has " + percent(vs.params_ratio, 4) +
+                   " of its parameters, " + percent(vs.tokens_ratio, 4) + " of its tokens and " +
+                   percent(vs.cost_ratio, 4) + " of its lifetime cost, and trains " +
                    format_quantity(best.over_chinchilla, Unit::number, 4) +
                    "x the rule's tokens for its own size.");
   } else {

@@ -10,8 +10,6 @@
 namespace scaleopt::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 // Failing instances shown in full in the table output (all are in the JSON).
 constexpr std::size_t kFailuresShown = 10;
 

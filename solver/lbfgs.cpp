@@ -12,7 +12,7 @@
 namespace scaleopt {
 namespace {
 
-void require(bool ok, const char* field, const char* expectation, double value) {
+void require_lbfgs(bool ok, const char* field, const char* expectation, double value) {
   if (ok) return;
   std::ostringstream message;
   message << "lbfgs." << field << " must be " << expectation << ", got " << value;
@@ -22,14 +22,14 @@ void require(bool ok, const char* field, const char* expectation, double value) 
 }  // namespace
 
 void LbfgsOptions::validate() const {
-  require(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
-          "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
-  require(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
-          "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
-  require(relative_f_tolerance > 0.0 || relative_x_tolerance > 0.0, "relative_f_tolerance",
-          "positive when relative_x_tolerance is 0 (NLopt needs a stopping test)",
-          relative_f_tolerance);
-  require(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
+  require_lbfgs(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
+                "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
+  require_lbfgs(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
+                "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
+  require_lbfgs(relative_f_tolerance > 0.0 || relative_x_tolerance > 0.0, "relative_f_tolerance",
+                "positive when relative_x_tolerance is 0 (NLopt needs a stopping test)",
+                relative_f_tolerance);
+  require_lbfgs(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
 }
 
 LbfgsOutcome minimize_lbfgs(const Problem& problem, std::vector<double> start,

@@ -8,7 +8,7 @@
 namespace scaleopt {
 namespace {
 
-void require(bool ok, const char* field, const char* expectation, double value) {
+void require_solver(bool ok, const char* field, const char* expectation, double value) {
   if (ok) return;
   std::ostringstream message;
   message << "solver." << field << " must be " << expectation << ", got " << value;
@@ -18,17 +18,17 @@ void require(bool ok, const char* field, const char* expectation, double value) 
 }  // namespace
 
 void SolverOptions::validate() const {
-  require(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
-          "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
-  require(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
-          "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
-  require(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
-  require(std::isfinite(constraint_tolerance) && constraint_tolerance > 0.0, "constraint_tolerance",
-          "finite and positive", constraint_tolerance);
-  require(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
-          "finite and positive", kkt_tolerance);
-  require(starts >= 1, "starts", "at least 1", starts);
-  require(fallback_starts >= 0, "fallback_starts", ">= 0", fallback_starts);
+  require_solver(std::isfinite(relative_x_tolerance) && relative_x_tolerance >= 0.0,
+                 "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
+  require_solver(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
+                 "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
+  require_solver(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
+  require_solver(std::isfinite(constraint_tolerance) && constraint_tolerance > 0.0,
+                 "constraint_tolerance", "finite and positive", constraint_tolerance);
+  require_solver(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
+                 "finite and positive", kkt_tolerance);
+  require_solver(starts >= 1, "starts", "at least 1", starts);
+  require_solver(fallback_starts >= 0, "fallback_starts", ">= 0", fallback_starts);
 }
 
 }  // namespace scaleopt

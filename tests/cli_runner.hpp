@@ -21,6 +21,13 @@ inline CliRun run_cli(const std::vector<std::string>& args) {
   return {status, out.str(), err.str()};
 }
 
+// `args` and then `more`: a command line with more flags.
+inline std::vector<std::string> with(std::vector<std::string> args,
+                                     const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 // Bad input: exit 2, nothing on stdout, exactly one line on stderr.
 inline bool is_one_line_error(const CliRun& run) {
   return run.status == 2 && run.out.empty() && !run.err.empty() &&

@@ -9,18 +9,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-inline std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+#include "file_text.hpp"
 
 // The text of every text node of a well-formed SVG document, one per line; nullopt when
 // libxml2 rejects the document (no network access, no entity expansion).

@@ -5,6 +5,28 @@
 #include <fstream>
 #include <string>
 
+// A path in the system's temporary directory, for a file a command writes.
+inline std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("scaleopt_test_" + name)).string();
+}
+
+// A fresh directory for one test's files, removed at the end.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("scaleopt_test_" + name)) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
 class TempFile {
  public:
   TempFile(const std::string& name, const std::string& contents)

@@ -4,18 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 using namespace scaleopt;
 
-namespace {
-
-const std::string kFrontier = std::string(SCALEOPT_SOURCE_DIR) + "/examples/frontier.toml";
-
-}  // namespace
-
 TEST_CASE("scaleopt cost examples/frontier.toml prints the phases and assumptions", "[cli][cost]") {
-  const CliRun run = run_cli({"cost", kFrontier});
+  const CliRun run = run_cli({"cost", example("frontier.toml")});
   REQUIRE(run.status == 0);
   CHECK_THAT(run.out, Catch::Contains("pretraining") && Catch::Contains("RL") &&
                           Catch::Contains("prefill") && Catch::Contains("decode") &&
@@ -25,7 +20,7 @@ TEST_CASE("scaleopt cost examples/frontier.toml prints the phases and assumption
 
 TEST_CASE("cost --json has pretrain, rl, inference, total with flops, gpu_hours, usd",
           "[cli][cost]") {
-  const CliRun run = run_cli({"cost", kFrontier, "--json"});
+  const CliRun run = run_cli({"cost", example("frontier.toml"), "--json"});
   REQUIRE(run.status == 0);
   const auto json = run.json();
   for (const char* phase : {"pretrain", "rl", "inference", "total"}) {
@@ -61,12 +56,13 @@ TEST_CASE("cost --json has pretrain, rl, inference, total with flops, gpu_hours,
 }
 
 TEST_CASE("cost --set changes the scenario for one run", "[cli][cost]") {
-  const CliRun base = run_cli({"cost", kFrontier, "--json"});
-  const CliRun doubled = run_cli({"cost", kFrontier, "--json", "--set", "inference.rate=100M/s"});
+  const CliRun base = run_cli({"cost", example("frontier.toml"), "--json"});
+  const CliRun doubled =
+      run_cli({"cost", example("frontier.toml"), "--json", "--set", "inference.rate=100M/s"});
   REQUIRE(doubled.status == 0);
   CHECK(doubled.json()["inference"]["usd"].get<double>() ==
         Approx(2 * base.json()["inference"]["usd"].get<double>()).epsilon(1e-14));
-  const CliRun bad = run_cli({"cost", kFrontier, "--set", "inference.chips=0"});
+  const CliRun bad = run_cli({"cost", example("frontier.toml"), "--set", "inference.chips=0"});
   CHECK(is_one_line_error(bad));
   CHECK(bad.err == "scaleopt: error: --set: inference.chips: must be >= 1, got 0\n");
   const CliRun keys = run_cli({"cost", "--keys"});

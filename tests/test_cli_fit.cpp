@@ -19,10 +19,6 @@ std::vector<std::string> epoch_args() {
           "Training FLOP", "--loss-col",     "loss",         "--drop-highest-loss", "5"};
 }
 
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("scaleopt_test_" + name)).string();
-}
-
 // A small CSV of runs from a known law (fast to fit).
 std::string synthetic_csv() {
   std::ostringstream csv;
@@ -32,11 +28,6 @@ std::string synthetic_csv() {
     csv << run.params << "," << run.tokens << "," << run.loss << "\n";
   }
   return csv.str();
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
 }
 
 }  // namespace

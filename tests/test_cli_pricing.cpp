@@ -6,12 +6,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "scaleopt/costmodel/input_error.hpp"
+#include "file_text.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scenario_error.hpp"
+#include "temp_file.hpp"
 
 using namespace scaleopt;
 
@@ -22,37 +23,8 @@ const std::string kLong = std::string(SCALEOPT_SOURCE_DIR) + "/examples/long_con
 
 // H100 SXM in fp8 (datasheet, dense): F/W = 1979e12 / 3.35e12; the talk's 100B and 1.7 KB.
 const double kF = 1979e12, kW = 3.35e12, kN = 100e9, kKv = 1700.0;
-const double kSStar = 2 * kN * kW / (kF * kKv);
-const double kBStar = kF / (2 * kW);
-
-std::string error_of(const std::string& text) {
-  try {
-    scaleopt::load_scenario_text(text, "s.toml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) fields.push_back(field);
-  if (!line.empty() && line.back() == ',') fields.emplace_back();
-  return fields;
-}
-
-// A fresh directory for output files, removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() /
-           ("scaleopt-pricing-" + std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
+const double kGeminiSStar = 2 * kN * kW / (kF * kKv);
+const double kGeminiBStar = kF / (2 * kW);
 
 }  // namespace
 
@@ -98,15 +70,15 @@ TEST_CASE("pricing infer-kv: bad and missing inputs name the flag", "[cli][prici
 
 TEST_CASE("pricing curve of the Gemini example: S* at the price step, rows and CSV alike",
           "[cli][pricing]") {
-  TempDir dir;
+  const TempDir dir("pricing_curve");
   const std::string csv = (dir.path / "curve.csv").string();
   const CliRun run =
       run_cli({"pricing", "curve", kGemini, "--points", "7", "--out", csv, "--json"});
   REQUIRE(run.status == 0);
   const auto json = run.json();
   CHECK(json["status"] == "converged");
-  CHECK(json["crossover_context"].get<double>() == Approx(kSStar).epsilon(1e-14));  // 199.1K
-  CHECK(json["critical_batch"].get<double>() == Approx(kBStar).epsilon(1e-14));
+  CHECK(json["crossover_context"].get<double>() == Approx(kGeminiSStar).epsilon(1e-14));  // 199.1K
+  CHECK(json["critical_batch"].get<double>() == Approx(kGeminiBStar).epsilon(1e-14));
   const auto& points = json["points"];
   // 7 log-spaced rows plus S*, the knee and the price step at 200K.
   REQUIRE(points.size() == 10);
@@ -167,7 +139,8 @@ TEST_CASE("pricing ratio of the Gemini example: 8x implies batch B* / (8 - S/S*)
   const auto json = run.json();
   CHECK(json["price_ratio"].get<double>() == 8.0);  // $10 / $1.25 at 200K
   const double S = 200e3;
-  CHECK(json["implied_batch"].get<double>() == Approx(kBStar / (8.0 - S / kSStar)).epsilon(1e-12));
+  CHECK(json["implied_batch"].get<double>() ==
+        Approx(kGeminiBStar / (8.0 - S / kGeminiSStar)).epsilon(1e-12));
   CHECK(json["implied_memory_bound_factor"].get<double>() == Approx(8.0).epsilon(1e-12));
   // The forward ratio falls with the batch.
   double previous = INFINITY;

@@ -10,12 +10,12 @@
 #include "example_path.hpp"
 #include "figure_checks.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
-#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/plots/context_cost_figure.hpp"
 #include "scaleopt/problems/pricing/pricing_curve.hpp"
 #include "scaleopt/report/temporary_directory.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scenario_error.hpp"
 
 using namespace scaleopt;
 
@@ -89,14 +89,6 @@ TEST_CASE("a scenario describes attention per layer", "[scenario]") {
   CHECK(scenario.architecture.layer_pattern[1] == LayerAttention{0, 1, false});
   // Half the layers cache 2 x 8 x 128 bf16 elements per token: 163,840 bytes.
   CHECK(scenario.architecture.kv_cache_bytes_per_token(2.0) == 163840.0);
-  auto error_of = [](const std::string& text) {
-    try {
-      load_scenario_text(text, "s.toml");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   CHECK_THAT(
       error_of("[architecture]\npreset = \"llama3-70b\"\nlayer_pattern = \"80 x all+window:8\"\n"),
       Catch::StartsWith("s.toml:3: architecture.layer_pattern: cannot read layer pattern"));

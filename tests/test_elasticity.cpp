@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "example_path.hpp"
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/question_elasticity.hpp"
@@ -14,10 +15,6 @@
 using namespace scaleopt;
 
 namespace {
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 // The plan the elasticities are about: the optimum (equal-cost: its true optimum).
 const LifetimePlan& optimum_plan(const QuestionSolution& solution) {

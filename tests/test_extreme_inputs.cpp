@@ -12,18 +12,10 @@
 #include <iterator>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
 #include "fuzz/non_finite_text.hpp"
 
 namespace {
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::string& extra) {
-  args.push_back(extra);
-  return args;
-}
 
 // Figures an answer must give as numbers (never null, so never NaN or infinity).
 void check_finite(const nlohmann::json& json, const std::vector<const char*>& keys) {
@@ -39,7 +31,7 @@ void check_finite(const nlohmann::json& json, const std::vector<const char*>& ke
 // number and parse as JSON; errors are one line on stderr with nothing on stdout.
 nlohmann::json check_clean(const std::vector<std::string>& args, int status) {
   const CliRun table = run_cli(args);
-  const CliRun json = run_cli(with(args, "--json"));
+  const CliRun json = run_cli(with(args, {"--json"}));
   INFO(table.err << json.err);
   REQUIRE(table.status == status);
   REQUIRE(json.status == status);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/runs_csv.hpp"
@@ -22,10 +23,6 @@ std::string csv_error(std::string_view text) {
     return e.what();
   }
   return "no error";
-}
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
 }
 
 }  // namespace

@@ -64,11 +64,6 @@ std::string random_text(std::mt19937_64& random, const std::vector<std::string>&
   return text;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-}
-
 // Runs `script` with gnuplot; its print statements go to a file, whose text is returned.
 std::string printed_by_gnuplot(const scaleopt::report::TemporaryDirectory& directory,
                                const std::string& script) {

@@ -115,11 +115,6 @@ std::string hostile_scenario(const std::string& text, const std::string& chip) {
          " = { dist = \"uniform\", lo = \"$1/h\", hi = \"$2/h\" }\n";
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-}
-
 // What in a gnuplot script lets text out of its quotes, or "" when nothing does: every string
 // is a single-quoted piece or one of the escapes "\047", "\100", "\n" (plots/gnuplot_text.hpp);
 // outside them no backtick (a command), no '@' (a macro) and no quote are left open at the end

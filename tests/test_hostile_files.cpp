@@ -17,8 +17,10 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "file_text.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/input_file.hpp"
+#include "temp_file.hpp"
 
 namespace {
 
@@ -26,32 +28,6 @@ namespace fs = std::filesystem;
 
 std::string source(const std::string& relative) {
   return std::string(SCALEOPT_SOURCE_DIR) + "/" + relative;
-}
-
-// A fresh directory for one test's files, removed at the end.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("scaleopt_test_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
 }
 
 // Every name under `dir` with its type: what a failed command must leave as it was.
@@ -80,7 +56,7 @@ std::vector<std::string> sweep_args(const std::string& scenario, const std::stri
   return {"sweep", scenario, "--vary", "inference.requests=1e8..1e12:log:130", "--out", out};
 }
 
-std::vector<std::string> fit_args(const std::string& runs) {
+std::vector<std::string> fit_flops_args(const std::string& runs) {
   return {"fit", runs, "--params-col", "N", "--flops-col", "C", "--loss-col", "loss"};
 }
 
@@ -99,9 +75,9 @@ struct Fixture {
     fs::copy_file(source("examples/sardana_cost.toml"), scenario);
     fs::copy_file(source("examples/frontier_uncertain.toml"), uncertain);
     fs::copy_file(source("examples/gemini_200k.toml"), serving);
-    // Epoch's runs, their columns renamed to one word each for fit_args.
-    std::string epoch = read(source("tests/data/chinchilla_fig4_epoch.csv"));
-    write(runs, "x,y,color,N,C,hex_color,loss" + epoch.substr(epoch.find('\n')));
+    // Epoch's runs, their columns renamed to one word each for fit_flops_args.
+    std::string epoch = read_file(source("tests/data/chinchilla_fig4_epoch.csv"));
+    write_text(runs, "x,y,color,N,C,hex_color,loss" + epoch.substr(epoch.find('\n')));
     auto shard = [&](const std::string& out, const char* which) {
       auto args = sweep_args(scenario, out);
       args.insert(args.end(), {"--shard", which});
@@ -113,19 +89,19 @@ struct Fixture {
   std::string merged() const {
     const CliRun run = run_cli({"merge", shard_a, shard_b, "-o", dir.file("reference.csv")});
     REQUIRE(run.status == 0);
-    std::string text = read(dir.file("reference.csv"));
+    std::string text = read_file(dir.file("reference.csv"));
     fs::remove(dir.file("reference.csv"));
     return text;
   }
 };
 
-struct Case {
+struct RefusedCase {
   std::vector<std::string> args;
   std::string message;  // stderr after "scaleopt: error: "
 };
 
-void check_refused(const std::vector<Case>& cases, const fs::path& dir) {
-  for (const Case& c : cases) {
+void check_refused(const std::vector<RefusedCase>& cases, const fs::path& dir) {
+  for (const RefusedCase& c : cases) {
     const auto before = listing(dir);
     const CliRun run = run_cli(c.args);
     INFO(c.args[0] << " " << c.args[1] << ": " << run.err);
@@ -151,14 +127,14 @@ TEST_CASE("outputs: a file being read is refused as an output, by any name", "[f
   fs::copy_file(f.scenario, f.dir.file("t.partial"));
   fs::create_directory(f.dir.file("scripts"));
   fs::copy_file(f.scenario, f.dir.file("scripts/isoloss.gp"));
-  const std::string scenario_text = read(f.scenario);
-  const std::string uncertain_text = read(f.uncertain);
-  const std::string serving_text = read(f.serving);
-  const std::string runs_text = read(f.runs);
-  const std::string a_text = read(f.shard_a);
-  const std::string b_text = read(f.shard_b);
+  const std::string scenario_text = read_file(f.scenario);
+  const std::string uncertain_text = read_file(f.uncertain);
+  const std::string serving_text = read_file(f.serving);
+  const std::string runs_text = read_file(f.runs);
+  const std::string a_text = read_file(f.shard_a);
+  const std::string b_text = read_file(f.shard_b);
 
-  auto fit_emit = fit_args(f.runs);
+  auto fit_emit = fit_flops_args(f.runs);
   fit_emit.insert(fit_emit.end(), {"--emit-law", f.runs});
   const std::string read_as = " being read; choose another output";
   check_refused(
@@ -193,14 +169,14 @@ TEST_CASE("outputs: a file being read is refused as an output, by any name", "[f
            "--out: " + f.dir.file("s.html") + " is the scenario file" + read_as},
       },
       f.dir.path);
-  CHECK(read(f.scenario) == scenario_text);
-  CHECK(read(f.dir.file("t.partial")) == scenario_text);
-  CHECK(read(f.dir.file("scripts/isoloss.gp")) == scenario_text);
-  CHECK(read(f.uncertain) == uncertain_text);
-  CHECK(read(f.serving) == serving_text);
-  CHECK(read(f.runs) == runs_text);
-  CHECK(read(f.shard_a) == a_text);
-  CHECK(read(f.shard_b) == b_text);
+  CHECK(read_file(f.scenario) == scenario_text);
+  CHECK(read_file(f.dir.file("t.partial")) == scenario_text);
+  CHECK(read_file(f.dir.file("scripts/isoloss.gp")) == scenario_text);
+  CHECK(read_file(f.uncertain) == uncertain_text);
+  CHECK(read_file(f.serving) == serving_text);
+  CHECK(read_file(f.runs) == runs_text);
+  CHECK(read_file(f.shard_a) == a_text);
+  CHECK(read_file(f.shard_b) == b_text);
   CHECK(fs::is_symlink(f.dir.file("s.link")));
   CHECK(fs::is_symlink(f.dir.file("s.svg")));
 }
@@ -274,18 +250,18 @@ TEST_CASE("outputs: a symbolic link is written through, the link kept", "[files]
   const std::string merged = f.merged();
   const std::string target = f.dir.file("target.csv");
   const std::string link = f.dir.file("link.csv");
-  write(target, "old\n");
+  write_text(target, "old\n");
   fs::create_symlink(target, link);
   const CliRun run = run_cli({"merge", f.shard_a, f.shard_b, "-o", link});
   CHECK(run.status == 0);
   CHECK(fs::is_symlink(link));
-  CHECK(read(target) == merged);
+  CHECK(read_file(target) == merged);
 
   // The same through a sweep, whose rows are renamed into place from OUT.partial otherwise.
-  write(target, "old\n");
+  write_text(target, "old\n");
   CHECK(run_cli(sweep_args(f.scenario, link)).status == 0);
   CHECK(fs::is_symlink(link));
-  CHECK(read(target) == merged);
+  CHECK(read_file(target) == merged);
   CHECK_FALSE(fs::exists(link + ".partial"));
 }
 
@@ -303,7 +279,7 @@ TEST_CASE("outputs: bad names are one line and exit 2, never a crash, and leave 
   const std::string too_long = ": File name too long";
   const std::string looping = ": Too many levels of symbolic links";
   auto fit_emit = [&](const std::string& law) {
-    auto args = fit_args(f.runs);
+    auto args = fit_flops_args(f.runs);
     args.insert(args.end(), {"--emit-law", law});
     return args;
   };
@@ -353,7 +329,7 @@ TEST_CASE("outputs: a name just within NAME_MAX is written (its temporary name i
   const CliRun run = run_cli({"merge", f.shard_a, f.shard_b, "-o", name});
   INFO(run.err);
   CHECK(run.status == 0);
-  CHECK(read(name) == f.merged());
+  CHECK(read_file(name) == f.merged());
 }
 
 TEST_CASE("plot --script creates only the last folder of its path", "[files]") {
@@ -402,7 +378,7 @@ TEST_CASE("inputs: a directory, a loop, a long or missing name are one line nami
           {{"plot", "isoloss", folder, "--out", f.dir.file("p.svg")}, folder + is_dir},
           {{"plot", "sweep", folder, "--out", f.dir.file("p.svg")}, folder + is_dir},
           {{"report", folder, "--out", f.dir.file("r.html")}, folder + is_dir},
-          {fit_args(folder), folder + is_dir},
+          {fit_flops_args(folder), folder + is_dir},
           {{"merge", f.shard_a, folder, "-o", out}, folder + is_dir},
           {{"optimal", "--compute", "1e24", "--law-file", folder},
            "--law-file: " + folder + is_dir},
@@ -410,7 +386,7 @@ TEST_CASE("inputs: a directory, a loop, a long or missing name are one line nami
           {{"merge", loop, "-o", out},
            loop + ": cannot open the file (Too many levels of symbolic links)"},
           {{"cost", long_name}, long_name + ": cannot open the file (File name too long)"},
-          {fit_args(long_name), long_name + ": cannot open the file (File name too long)"},
+          {fit_flops_args(long_name), long_name + ": cannot open the file (File name too long)"},
           {{"cost", f.dir.file("missing.toml")},
            f.dir.file("missing.toml") + ": cannot open the file (No such file or directory)"},
       },
@@ -422,7 +398,7 @@ TEST_CASE("inputs: each kind of file is read up to its limit, named in the refus
   // Sparse files just over each limit: refused from their size, before a byte is read.
   auto sparse = [&](const std::string& name, std::uintmax_t size) {
     const std::string path = dir.file(name);
-    write(path, "");
+    write_text(path, "");
     fs::resize_file(path, size);
     return path;
   };
@@ -438,8 +414,9 @@ TEST_CASE("inputs: each kind of file is read up to its limit, named in the refus
            "--law-file: " + scenario +
                ": larger than 4 MiB, the limit for a scenario or law file (TOML): is it the "
                "right file?"},
-          {fit_args(runs), runs + ": larger than 256 MiB, the limit for a file of training runs "
-                                  "(CSV): is it the right file?"},
+          {fit_flops_args(runs), runs +
+                                     ": larger than 256 MiB, the limit for a file of training runs "
+                                     "(CSV): is it the right file?"},
           // merge streams its shards (a shard may pass 4 GiB): its bound is the length of a
           // line, and these zeros are one line.
           {{"merge", shard, "-o", dir.file("out.csv")},
@@ -499,7 +476,7 @@ TEST_CASE("sweep --resume: an OUT.partial that is a symbolic link is refused, it
   // Someone's file without a final newline: resuming through the link would cut its "unfinished
   // last line", that is all of it.
   const std::string theirs = f.dir.file("theirs.txt");
-  write(theirs, "a note without a final newline");
+  write_text(theirs, "a note without a final newline");
   const std::string out = f.dir.file("out.csv");
   fs::create_symlink(theirs, out + ".partial");
   auto args = sweep_args(f.scenario, out);
@@ -511,5 +488,5 @@ TEST_CASE("sweep --resume: an OUT.partial that is a symbolic link is refused, it
                        ".partial is not a regular file (a symbolic link, device or FIFO): "
                        "remove it\n");
   CHECK(listing(f.dir.path) == before);
-  CHECK(read(theirs) == "a note without a final newline");
+  CHECK(read_file(theirs) == "a note without a final newline");
 }

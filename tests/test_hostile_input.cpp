@@ -13,6 +13,7 @@
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
+#include "file_text.hpp"
 #include "scaleopt/analysis/stress_check.hpp"
 #include "temp_file.hpp"
 
@@ -21,22 +22,6 @@ using namespace scaleopt;
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string temp_path(const std::string& name) {
-  return (fs::temp_directory_path() / ("scaleopt_test_" + name)).string();
-}
 
 // Removes the files a test names, before and after it.
 struct Cleanup {
@@ -81,7 +66,7 @@ std::string runs_csv(const std::vector<double>& sizes, const std::vector<double>
   return csv.str();
 }
 
-std::vector<std::string> fit_args(const std::string& path) {
+std::vector<std::string> fit_tokens_args(const std::string& path) {
   return {"fit", path, "--params-col", "N", "--tokens-col", "D", "--loss-col", "loss"};
 }
 
@@ -111,9 +96,10 @@ TEST_CASE("every count flag is refused above its limit, with the limit in the me
       {{"plot", "uncertainty", mc, "--out", "mc.svg", "--samples", "2000000"},
        "--samples: at most 1e6 (the limit)"},
       {{"sensitivity", mc, "--threads", "1025"}, "--threads: at most 1024 (the limit)"},
-      {with(fit_args(runs.path()), {"--bootstrap", "100001"}),
+      {with(fit_tokens_args(runs.path()), {"--bootstrap", "100001"}),
        "--bootstrap: at most 100000 (the limit)"},
-      {with(fit_args(runs.path()), {"--threads", "4096"}), "--threads: at most 1024 (the limit)"},
+      {with(fit_tokens_args(runs.path()), {"--threads", "4096"}),
+       "--threads: at most 1024 (the limit)"},
       {{"pricing", "curve", "--hardware", "h100-sxm", "--model", "llama3-70b", "--points",
         "1000000000"},
        "--points: at most 10000 (the limit)"},
@@ -238,7 +224,7 @@ TEST_CASE("an answer that overflows is an error naming the input, not a converge
   INFO(sweep.err);
   REQUIRE(sweep.status == 0);
   CHECK(sweep.json()["invalid_input"] == 1);
-  const std::string rows = read(out);
+  const std::string rows = read_file(out);
   CHECK_THAT(rows, Catch::Contains(",invalid_input,"));
   CHECK_FALSE(prints_non_finite(rows));
 }
@@ -279,7 +265,7 @@ TEST_CASE("every command refuses an answer that overflowed, naming the input", "
 
 TEST_CASE("Monte Carlo with no converged sample prints no quantiles and exits 1",
           "[cli][uncertainty][overflow]") {
-  std::string scenario = read(example("frontier_uncertain.toml"));
+  std::string scenario = read_file(example("frontier_uncertain.toml"));
   const std::string mfu = R"("training.mfu" = { dist = "uniform", lo = 0.3, hi = 0.5 })";
   REQUIRE(scenario.find(mfu) != std::string::npos);
   // Every draw above 1: every sample invalid.
@@ -300,7 +286,7 @@ TEST_CASE("Monte Carlo with no converged sample prints no quantiles and exits 1"
 
 TEST_CASE("draws whose optimum sits at the 1e30 bound are infeasible, not converged",
           "[cli][uncertainty][overflow]") {
-  std::string scenario = read(example("frontier_uncertain.toml"));
+  std::string scenario = read_file(example("frontier_uncertain.toml"));
   const std::string rate = R"(median = "50M/s", sigma = 0.7)";
   REQUIRE(scenario.find(rate) != std::string::npos);
   // Rates up to e^(3 x 30) times the median: inference so large that the cheapest plan would
@@ -314,7 +300,7 @@ TEST_CASE("draws whose optimum sits at the 1e30 bound are infeasible, not conver
   INFO(run.err);
   REQUIRE(run.json()["infeasible"].get<int>() > 0);
   // No converged row at the bound.
-  std::istringstream rows(read(out));
+  std::istringstream rows(read_file(out));
   std::string line;
   while (std::getline(rows, line) && line.starts_with("#")) {  // provenance lines
   }
@@ -364,12 +350,12 @@ TEST_CASE("fit: runs that cannot determine the law are not_identifiable, exit 1"
   };
   for (const auto& c : cases) {
     INFO(c.path);
-    const CliRun text = run_cli(fit_args(c.path));
+    const CliRun text = run_cli(fit_tokens_args(c.path));
     CHECK(text.status == 1);
     CHECK_THAT(text.out, Catch::StartsWith("STATUS: not_identifiable: " + c.reason));
     CHECK_THAT(text.out, !Catch::Contains("E + A / N^alpha"));  // no table of coefficients
     CHECK_FALSE(prints_non_finite(text.out));
-    const CliRun json = run_cli(with(fit_args(c.path), {"--json"}));
+    const CliRun json = run_cli(with(fit_tokens_args(c.path), {"--json"}));
     CHECK(json.status == 1);
     CHECK(json.json()["status"] == "not_identifiable");
     CHECK_THAT(json.json()["message"].get<std::string>(), Catch::StartsWith(c.reason));
@@ -379,12 +365,12 @@ TEST_CASE("fit: runs that cannot determine the law are not_identifiable, exit 1"
   // No law is written from such data.
   const std::string law = temp_path("unidentifiable_law.toml");
   const Cleanup files({law});
-  const CliRun emit = run_cli(with(fit_args(same.path()), {"--emit-law", law}));
+  const CliRun emit = run_cli(with(fit_tokens_args(same.path()), {"--emit-law", law}));
   CHECK(emit.status == 1);
   CHECK_FALSE(fs::exists(law));
   // Three sizes and three token counts suffice.
   const TempFile enough("enough.csv", runs_csv({1e8, 1e9, 1e10}, {2e9, 2e10, 2e11}));
-  CHECK(run_cli(fit_args(enough.path())).status == 0);
+  CHECK(run_cli(fit_tokens_args(enough.path())).status == 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ LossLaw law_from_text(const std::string& text) {
   return read_law_table(document.file, *document.table["law"].as_table(), "law");
 }
 
-std::string error_of(const std::string& text) {
+std::string law_error(const std::string& text) {
   try {
     law_from_text(text);
   } catch (const InputError& e) {
@@ -71,20 +71,20 @@ TEST_CASE("law_to_toml reads back to the same doubles", "[law_file]") {
 }
 
 TEST_CASE("bad [law] tables name the file, line and key", "[law_file]") {
-  CHECK(error_of("[law]\nE = 1.8\nA = 480\n") ==
+  CHECK(law_error("[law]\nE = 1.8\nA = 480\n") ==
         "test.toml:1: law: missing B (give all of E, A, B, alpha, beta, or a preset)");
-  CHECK(error_of("[law]\npreset = \"epoch2024\"\nalpah = 0.3\n") ==
+  CHECK(law_error("[law]\npreset = \"epoch2024\"\nalpah = 0.3\n") ==
         "test.toml:3: law.alpah: unknown key (did you mean 'alpha'?); known keys: preset, name, "
         "source, E, A, B, alpha, beta, uncertainty");
-  CHECK_THAT(error_of("[law]\npreset = \"epoch2024\"\nalpha = -0.3\n"),
+  CHECK_THAT(law_error("[law]\npreset = \"epoch2024\"\nalpha = -0.3\n"),
              Catch::StartsWith("test.toml:3: law.alpha: must be positive"));
-  CHECK_THAT(error_of("[law]\npreset = \"gpt\"\n"),
+  CHECK_THAT(law_error("[law]\npreset = \"gpt\"\n"),
              Catch::StartsWith("test.toml:2: law.preset: unknown loss law 'gpt'"));
-  CHECK_THAT(error_of("[law]\npreset = \"epoch2024\"\nalpha = \"fast\"\n"),
+  CHECK_THAT(law_error("[law]\npreset = \"epoch2024\"\nalpha = \"fast\"\n"),
              Catch::StartsWith("test.toml:3: law.alpha: cannot read 'fast'"));
-  CHECK_THAT(error_of("[law]\npreset = \"epoch2024\"\nalpha = [1]\n"),
+  CHECK_THAT(law_error("[law]\npreset = \"epoch2024\"\nalpha = [1]\n"),
              Catch::Contains("got an array"));
-  CHECK_THAT(error_of("[law\n"), Catch::StartsWith("test.toml:1:"));
+  CHECK_THAT(law_error("[law\n"), Catch::StartsWith("test.toml:1:"));
 }
 
 TEST_CASE("optimal --law-file uses the file's law", "[law_file][cli]") {

@@ -8,16 +8,13 @@
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/solver/high_precision.hpp"
+#include "tolerances.hpp"
 
 using namespace scaleopt;
 
 namespace {
 
 const AllocationRule kSardana{loss_law_preset("sardana2024"), std::nullopt};
-
-// Published figures are printed to 4 significant digits (e.g. 2.418e10) or as percentages
-// with 2 decimals: half a unit in the last printed place.
-constexpr double kFourDigits = 5e-4;
 
 // The cost example of the beyond-chinchilla README: training on A100-80GB at $1.40/h in bf16
 // (312 TFLOP/s) at MFU 0.5; inference on A100-40GB at $0.60/h in int8 (624 TOPS), prefill MFU

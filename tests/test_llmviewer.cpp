@@ -19,7 +19,7 @@ using namespace scaleopt;
 
 namespace {
 
-struct Case {
+struct LlmViewerCase {
   bool decode;
   double batch;
   double tokens;   // context (decode) or prompt length (prefill)
@@ -29,11 +29,12 @@ struct Case {
 
 // LLM-Viewer's totals (llmviewer_results, section "Results"): decode b x context, prefill b x
 // prompt.
-const Case kCases[] = {{true, 1, 1024, 68.38, 45.39},     {true, 1, 32768, 74.12, 49.19},
-                       {true, 8, 4096, 74.27, 49.29},     {true, 32, 4096, 92.54, 61.42},
-                       {true, 64, 1024, 81.37, 54.01},    {false, 1, 64, 69.58, 46.18},
-                       {false, 1, 2048, 1000.22, 350.77}, {false, 1, 8192, 5008.86, 2072.13},
-                       {false, 8, 2048, 7994.53, 2801.39}};
+const LlmViewerCase kCases[] = {
+    {true, 1, 1024, 68.38, 45.39},     {true, 1, 32768, 74.12, 49.19},
+    {true, 8, 4096, 74.27, 49.29},     {true, 32, 4096, 92.54, 61.42},
+    {true, 64, 1024, 81.37, 54.01},    {false, 1, 64, 69.58, 46.18},
+    {false, 1, 2048, 1000.22, 350.77}, {false, 1, 8192, 5008.86, 2072.13},
+    {false, 8, 2048, 7994.53, 2801.39}};
 
 Roofline llama_on(const std::string& chip, double bandwidth = 0.0, double flops = 0.0) {
   ServingSetup setup;
@@ -44,7 +45,7 @@ Roofline llama_on(const std::string& chip, double bandwidth = 0.0, double flops 
   return make_roofline(architecture_preset("llama3-70b"), setup, "t");
 }
 
-double milliseconds(const Roofline& r, const Case& c) {
+double milliseconds(const Roofline& r, const LlmViewerCase& c) {
   if (c.decode) return decode_step(r, c.batch, c.tokens).seconds() * 1e3;
   return prefill_pass(r, c.batch, c.tokens).seconds() * 1e3;
 }
@@ -60,7 +61,7 @@ TEST_CASE("decode steps match LLM-Viewer within 5% at the same bandwidth", "[llm
   const Roofline a100 = llama_on("a100-80g");
   const Roofline h100_there = llama_on("h100-sxm", 3.072e12, 989.5e12);
   const Roofline h100_here = llama_on("h100-sxm");
-  for (const Case& c : kCases) {
+  for (const LlmViewerCase& c : kCases) {
     if (!c.decode) continue;
     INFO("batch " << c.batch << ", context " << c.tokens);
     CHECK(milliseconds(a100, c) == Approx(c.a100_ms).epsilon(0.05));
@@ -69,7 +70,7 @@ TEST_CASE("decode steps match LLM-Viewer within 5% at the same bandwidth", "[llm
     CHECK(milliseconds(h100_here, c) ==
           Approx(milliseconds(h100_there, c) * 3.072 / 3.35).epsilon(1e-3));
   }
-  const Case first = kCases[0];
+  const LlmViewerCase first = kCases[0];
   CHECK(
       milliseconds(a100, first) ==
       Approx(((70553706496.0 - 128256.0 * 8192) * 2 + 8192 * 2 + 1024 * 327680.0) / 2.039e12 * 1e3)
@@ -81,7 +82,7 @@ TEST_CASE("a short prompt is priced by its weight read, as in LLM-Viewer", "[llm
   // the pass reads 139.0 GB of weights in 68.2 ms while its FLOPs take 28.1 ms. LLM-Viewer:
   // 69.58 ms. (Priced compute-bound, as before, it was 28.1 ms: -60%.)
   const Roofline a100 = llama_on("a100-80g");
-  const Case prompt64 = kCases[5];
+  const LlmViewerCase prompt64 = kCases[5];
   const PrefillPass pass = prefill_pass(a100, 1, 64);
   CHECK(pass.memory_seconds > pass.compute_seconds);
   CHECK(milliseconds(a100, prompt64) == Approx(prompt64.a100_ms).epsilon(0.05));

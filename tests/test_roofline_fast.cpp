@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "example_path.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/lifetime/roofline_pricing.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
@@ -24,14 +25,10 @@ namespace {
 // NLopt's answers are verified to a KKT residual of 1e-7 and polished along the curve by TOMS
 // 748 (solver/curve_polish.hpp) to ~1e-13 in ln N; the fast path's Newton root and corners
 // are within a few ulps of the closed form's. 1e-9 is the agreement the issue asks for.
-constexpr double kAgreement = 1e-9;
+constexpr double kRooflineAgreement = 1e-9;
 // The closed form against the serving plan: the plan's batch is a TOMS 748 root in ln B to
 // ~1 ulp of ln B (~35 at most), which moves a memory-bound cost per token by ~1e-14.
 constexpr double kClosedForm = 1e-12;
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 QuestionSetup setup_for(const std::vector<std::string>& overrides) {
   const Scenario scenario = load_scenario(example("frontier.toml"), overrides);
@@ -51,7 +48,7 @@ void check_same(const AnswerSummary& fast, const AnswerSummary& nlopt) {
         std::tuple{"rl usd", fast.cost.rl.usd, nlopt.cost.rl.usd},
         std::tuple{"share pretrain", fast.shares.pretrain, nlopt.shares.pretrain}}) {
     INFO(name);
-    CHECK(a == Approx(b).epsilon(kAgreement));
+    CHECK(a == Approx(b).epsilon(kRooflineAgreement));
   }
   if (std::isfinite(nlopt.vs_cost)) CHECK(fast.vs_cost == Approx(nlopt.vs_cost).epsilon(1e-8));
   CHECK(std::isfinite(fast.vs_cost) == std::isfinite(nlopt.vs_cost));
@@ -157,8 +154,9 @@ TEST_CASE("roofline fast path agrees with NLopt to 1e-9 on a grid", "[roofline_f
                 check_same(fast->answer, nlopt.answer);
                 if (fast->has_optimum) {
                   check_same(fast->optimum, nlopt.optimum);
-                  CHECK(fast->heuristic_overpay ==
-                        Approx(nlopt.heuristic_overpay).epsilon(kAgreement).margin(kAgreement));
+                  CHECK(fast->heuristic_overpay == Approx(nlopt.heuristic_overpay)
+                                                       .epsilon(kRooflineAgreement)
+                                                       .margin(kRooflineAgreement));
                 }
                 tally(coverage, setup, fast->has_optimum ? fast->optimum : fast->answer);
               }

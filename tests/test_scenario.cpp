@@ -6,9 +6,12 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
+#include "file_text.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
+#include "scenario_error.hpp"
 
 using namespace scaleopt;
 using namespace scaleopt::cli;
@@ -20,28 +23,10 @@ const std::string kMinimal =
     "[training]\ntokens = \"15T\"\n"
     "[inference]\ntokens = \"1T\"\noutput_fraction = 0.25\n";
 
-std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  try {
-    load_scenario_text(text, "s.toml", overrides);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-const std::string kFrontier = std::string(SCALEOPT_SOURCE_DIR) + "/examples/frontier.toml";
-
 }  // namespace
 
 TEST_CASE("a scenario reads its keys into the typed structs", "[scenario]") {
-  const Scenario s = load_scenario(kFrontier);
+  const Scenario s = load_scenario(example("frontier.toml"));
   CHECK(s.architecture.name == "frontier-100b");
   CHECK(s.training.tokens == 263e12);
   CHECK(s.training.chip.id == "h100-sxm");
@@ -150,7 +135,7 @@ TEST_CASE("overrides from --set apply before reading, and their errors name --se
 }
 
 TEST_CASE("numeric inputs are listed and set by path on the typed scenario", "[scenario]") {
-  Scenario s = load_scenario(kFrontier);
+  Scenario s = load_scenario(example("frontier.toml"));
   const auto inputs = numeric_inputs(s);
   const auto has = [&](const std::string& path) {
     for (const NumericInput& input : inputs) {
@@ -183,7 +168,7 @@ TEST_CASE("numeric inputs are listed and set by path on the typed scenario", "[s
   // Every numeric registry entry can be read back after it is set.
   for (const NumericInput& input : inputs) {
     INFO(input.path);
-    Scenario copy = load_scenario(kFrontier);
+    Scenario copy = load_scenario(example("frontier.toml"));
     set_numeric_input(copy, input.path, input.value);
     CHECK(numeric_input(copy, input.path) == input.value);
   }

@@ -5,12 +5,9 @@
 #include <cmath>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
 
 namespace {
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 double solved_params(const std::string& scenario, const std::string& set) {
   const CliRun run = run_cli({"solve", scenario, "--json", "--set", set});

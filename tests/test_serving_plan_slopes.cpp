@@ -17,31 +17,31 @@ namespace {
 // Step of the central difference: truncation ~h^2 f'''/6 ~ 2e-11 relative for these rational
 // functions of N far from their poles, rounding ~1e-16 / h ~ 1e-11; the slopes agree to 1e-8.
 constexpr double kStep = 1e-5;
-constexpr double kAgreement = 1e-8;
+constexpr double kSlopeAgreement = 1e-8;
 
-struct Case {
+struct SlopeCase {
   ServingSetup setup;
   Architecture architecture;
   double active_params;
   double context;
 };
 
-ServingPlan plan_at(const Case& c, double active_params) {
+ServingPlan plan_at(const SlopeCase& c, double active_params) {
   const Roofline r =
       make_roofline(architecture_at(c.architecture, active_params), c.setup, "inference");
   return plan_inference(r, c.setup, c.context, "inference");
 }
 
 // d ln(cost) / d ln N by central difference, for input and output tokens.
-ServingPlanSlopes central_difference(const Case& c) {
+ServingPlanSlopes central_difference(const SlopeCase& c) {
   const ServingPlan up = plan_at(c, c.active_params * std::exp(kStep));
   const ServingPlan down = plan_at(c, c.active_params * std::exp(-kStep));
   return {std::log(up.input_token.chip_hours / down.input_token.chip_hours) / (2 * kStep),
           std::log(up.output_token.chip_hours / down.output_token.chip_hours) / (2 * kStep)};
 }
 
-Case llama_on_h100s(double chips, double context) {
-  Case c;
+SlopeCase llama_on_h100s(double chips, double context) {
+  SlopeCase c;
   c.setup.chip = find_hardware(scaleopt::builtin_hardware(), "h100-sxm");
   c.setup.chips = chips;
   c.architecture = architecture_preset("llama3-70b");
@@ -50,7 +50,7 @@ Case llama_on_h100s(double chips, double context) {
   return c;
 }
 
-void check_slopes(const Case& c, BatchBound expected_bound) {
+void check_slopes(const SlopeCase& c, BatchBound expected_bound) {
   const Roofline r =
       make_roofline(architecture_at(c.architecture, c.active_params), c.setup, "inference");
   const ServingPlan plan = plan_inference(r, c.setup, c.context, "inference");
@@ -60,14 +60,14 @@ void check_slopes(const Case& c, BatchBound expected_bound) {
   REQUIRE(plan_at(c, c.active_params * std::exp(-kStep)).bound == expected_bound);
   const ServingPlanSlopes exact = log_slopes_in_params(r, plan);
   const ServingPlanSlopes numeric = central_difference(c);
-  CHECK(exact.output_token == Approx(numeric.output_token).epsilon(kAgreement).margin(1e-12));
-  CHECK(exact.input_token == Approx(numeric.input_token).epsilon(kAgreement).margin(1e-12));
+  CHECK(exact.output_token == Approx(numeric.output_token).epsilon(kSlopeAgreement).margin(1e-12));
+  CHECK(exact.input_token == Approx(numeric.input_token).epsilon(kSlopeAgreement).margin(1e-12));
 }
 
 }  // namespace
 
 TEST_CASE("slopes: compute-bound batch (balance), cost per token proportional to N", "[slopes]") {
-  Case c = llama_on_h100s(8, 1024);
+  SlopeCase c = llama_on_h100s(8, 1024);
   check_slopes(c, BatchBound::balance);
   // At the balance the cost per output token is the compute time per token, (2 N + a S) / F:
   // its slope is the matmuls' share, 2N / (2N + a S) with a = 4 x 80 x 64 x 128 = 2,621,440
@@ -90,29 +90,29 @@ TEST_CASE("slopes: HBM-full batch, long context", "[slopes]") {
 TEST_CASE("slopes: latency-bound batch", "[slopes]") {
   // (A compute-bound step never sets the batch by latency: past the balance the balance binds
   // first, and a batch of one that is compute-bound already is the balance's.)
-  Case latency = llama_on_h100s(8, 4096);
+  SlopeCase latency = llama_on_h100s(8, 4096);
   latency.setup.latency_per_token_seconds = 0.020;
   check_slopes(latency, BatchBound::latency);
 }
 
 TEST_CASE("slopes: a given batch, and a batch of one that is compute-bound already", "[slopes]") {
-  Case given = llama_on_h100s(8, 8192);
+  SlopeCase given = llama_on_h100s(8, 8192);
   given.setup.batch = 16;
   check_slopes(given, BatchBound::given);
-  Case one = llama_on_h100s(8, 1024);
+  SlopeCase one = llama_on_h100s(8, 1024);
   one.setup.bandwidth_efficiency = 1.0;
   one.setup.compute_efficiency = 0.001;  // F tiny: one sequence already compute-bound
   check_slopes(one, BatchBound::balance);
 }
 
 TEST_CASE("slopes: sparse attention with attention FLOPs, and fixed MFUs", "[slopes]") {
-  Case sparse = llama_on_h100s(16, 65536);
+  SlopeCase sparse = llama_on_h100s(16, 65536);
   sparse.architecture = architecture_preset("deepseek-v3.2");
   sparse.active_params = sparse.architecture.active_param_count();
   sparse.setup.attention_flops = true;
   sparse.setup.precision = Precision::fp8;
   check_slopes(sparse, plan_at(sparse, sparse.active_params).bound);
-  Case mfu = llama_on_h100s(8, 8192);
+  SlopeCase mfu = llama_on_h100s(8, 8192);
   mfu.setup.pricing = InferencePricing::mfu;
   mfu.setup.decode_mfu = 0.1;
   check_slopes(mfu, BatchBound::mfu);

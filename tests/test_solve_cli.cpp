@@ -6,12 +6,10 @@
 #include <fstream>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
+#include "tolerances.hpp"
 
 namespace {
-
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
 
 CliRun solve_json(const char* name, std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"solve", example(name), "--json"};
@@ -27,8 +25,6 @@ struct TempScenario {
   }
   ~TempScenario() { std::remove(path.c_str()); }
 };
-
-constexpr double kFourDigits = 5e-4;  // published to 4 significant digits
 
 }  // namespace
 

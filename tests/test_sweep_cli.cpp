@@ -8,55 +8,19 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
+#include "file_text.hpp"
 #include "scaleopt/analysis/sweep_grid.hpp"
+#include "temp_file.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
-
-// A fresh directory for one test's files, removed at the end.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("scaleopt_test_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> split(const std::string& line, char sep = ',') {
-  std::vector<std::string> cells;
-  std::stringstream stream(line);
-  for (std::string cell; std::getline(stream, cell, sep);) cells.push_back(cell);
-  if (!line.empty() && line.back() == sep) cells.push_back("");
-  return cells;
-}
-
 // 3 x 40 = 120 points: two shard blocks of 64 at least, so three shards split unevenly.
 const std::vector<std::string> kSweep = {"sweep",  example("sardana_cost.toml"),
                                          "--vary", "inference.decode_mfu=0.1..0.3:3",
                                          "--vary", "inference.requests=1e8..1e12:log:40"};
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 }  // namespace
 
@@ -72,15 +36,15 @@ TEST_CASE("sweep: three shards merged equal the unsharded sweep byte for byte", 
   }
   // Shard 3 of 3 holds no block of 64 (points 0-63 go to shard 1, 64-119 to shard 2): the 7
   // provenance lines and a header.
-  const std::string third = read(shards[2]);
+  const std::string third = read_file(shards[2]);
   CHECK(std::count(third.begin(), third.end(), '\n') == 7 + 1);
   const CliRun merge =
       run_cli({"merge", shards[2], shards[0], shards[1], "-o", dir.file("merged.csv")});
   INFO(merge.err);
   REQUIRE(merge.status == 0);
-  const std::string all = read(dir.file("all.csv"));
+  const std::string all = read_file(dir.file("all.csv"));
   CHECK(std::count(all.begin(), all.end(), '\n') == 7 + 121);
-  CHECK(read(dir.file("merged.csv")) == all);
+  CHECK(read_file(dir.file("merged.csv")) == all);
 }
 
 TEST_CASE("sweep: shards take interleaved blocks, counted without visiting them", "[sweep]") {
@@ -106,8 +70,8 @@ TEST_CASE("sweep: the same file with 1 and 2 threads, fast path and NLopt", "[sw
     const auto args = with(kSweep, {"--method", method});
     REQUIRE(run_cli(with(args, {"--threads", "1", "--out", dir.file("one.csv")})).status == 0);
     REQUIRE(run_cli(with(args, {"--threads", "2", "--out", dir.file("two.csv")})).status == 0);
-    CHECK(read(dir.file("one.csv")) == read(dir.file("two.csv")));
-    const std::string text = read(dir.file("one.csv"));
+    CHECK(read_file(dir.file("one.csv")) == read_file(dir.file("two.csv")));
+    const std::string text = read_file(dir.file("one.csv"));
     const std::string algorithm = method == std::string("auto") ? "1-D Newton" : "LD_SLSQP";
     CHECK(text.find("," + algorithm) != std::string::npos);
   }
@@ -122,12 +86,12 @@ TEST_CASE("sweep: the roofline takes the fast path, identically on any thread co
   REQUIRE(one.status == 0);
   CHECK_THAT(one.out, Catch::Contains("3 by the 1-D Newton fast path"));
   REQUIRE(run_cli(with(args, {"--threads", "2", "--out", dir.file("two.csv")})).status == 0);
-  CHECK(read(dir.file("one.csv")) == read(dir.file("two.csv")));
+  CHECK(read_file(dir.file("one.csv")) == read_file(dir.file("two.csv")));
   // --method nlopt still solves every point with NLopt.
   const CliRun nlopt = run_cli(with(args, {"--method", "nlopt", "--out", dir.file("nlopt.csv")}));
   REQUIRE(nlopt.status == 0);
   CHECK_THAT(nlopt.out, Catch::Contains("0 by the 1-D Newton fast path"));
-  CHECK(read(dir.file("nlopt.csv")).find(",LD_SLSQP,") != std::string::npos);
+  CHECK(read_file(dir.file("nlopt.csv")).find(",LD_SLSQP,") != std::string::npos);
 }
 
 TEST_CASE("sweep: stopped, then resumed, gives the uninterrupted file", "[sweep]") {
@@ -152,12 +116,12 @@ TEST_CASE("sweep: stopped, then resumed, gives the uninterrupted file", "[sweep]
   REQUIRE(last.status == 0);
   CHECK_THAT(last.out, Catch::Contains("80 were already in"));
   CHECK_FALSE(fs::exists(out + ".partial"));
-  CHECK(read(out) == read(dir.file("whole.csv")));
+  CHECK(read_file(out) == read_file(dir.file("whole.csv")));
   // Resubmitted once finished (a job array run again): nothing to do, the file untouched.
   const CliRun again = run_cli(with(kSweep, {"--out", out, "--resume"}));
   REQUIRE(again.status == 0);
   CHECK_THAT(again.out, Catch::Contains("is complete: nothing to resume"));
-  CHECK(read(out) == read(dir.file("whole.csv")));
+  CHECK(read_file(out) == read_file(dir.file("whole.csv")));
 }
 
 TEST_CASE("sweep: a resumed shard's partial file, cut in a row, is repaired and finished",
@@ -168,11 +132,11 @@ TEST_CASE("sweep: a resumed shard's partial file, cut in a row, is repaired and 
   const std::string out = dir.file("cut.csv");
   REQUIRE(run_cli(with(shard, {"--out", out, "--stop-after", "20"})).status == 0);
   // A kill in the middle of a write: the last row lacks its end.
-  std::string partial = read(out + ".partial");
+  std::string partial = read_file(out + ".partial");
   partial.resize(partial.size() - 7);
   std::ofstream(out + ".partial", std::ios::binary | std::ios::trunc) << partial;
   REQUIRE(run_cli(with(shard, {"--out", out, "--resume"})).status == 0);
-  CHECK(read(out) == read(dir.file("whole.csv")));
+  CHECK(read_file(out) == read_file(dir.file("whole.csv")));
 }
 
 TEST_CASE("sweep: resuming another sweep's partial file is refused", "[sweep]") {
@@ -192,7 +156,7 @@ TEST_CASE("sweep: columns are solve's JSON keys, with solve's values", "[sweep]"
   REQUIRE(run_cli({"sweep", example("frontier_100x.toml"), "--vary",
                    "inference.rate=10M/s..100M/s:log:3", "--out", out})
               .status == 0);
-  std::istringstream lines(read(out));
+  std::istringstream lines(read_file(out));
   std::string header, row;
   while (std::getline(lines, header) && header.starts_with("#")) {
   }
@@ -319,7 +283,7 @@ TEST_CASE("merge: every row's varied values are checked against the recorded gri
   REQUIRE(run_cli(with(kSweep, {"--shard", "2/2", "--out", dir.file("b.csv")})).status == 0);
   // Point 64 (b.csv's first row) is decode_mfu 0.2 (64 / 40 = axis index 1 of 0.1, 0.2,
   // 0.3) and requests 10^(8 + 4 * 24/39): give it 0.3 instead, the rest of the row unchanged.
-  std::string b = read(dir.file("b.csv"));
+  std::string b = read_file(dir.file("b.csv"));
   const std::string row = "\n64,120,0.2,";
   const auto at = b.find(row);
   REQUIRE(at != std::string::npos);
@@ -341,7 +305,7 @@ TEST_CASE("sweep: --resume after a change of grid or scenario refuses the finish
                         more));
   };
   REQUIRE(sweep("1e8..1e12:log:20", {}).status == 0);
-  const std::string before = read(out);
+  const std::string before = read_file(out);
   const CliRun grid = sweep("1e8..1e12:log:50", {"--resume"});
   CHECK(is_one_line_error(grid));
   CHECK_THAT(grid.err, Catch::Contains("provenance field 'grid' differs"));
@@ -351,7 +315,7 @@ TEST_CASE("sweep: --resume after a change of grid or scenario refuses the finish
   const CliRun method = sweep("1e8..1e12:log:20", {"--resume", "--method", "nlopt"});
   CHECK(is_one_line_error(method));
   CHECK_THAT(method.err, Catch::Contains("provenance field 'solver' differs"));
-  CHECK(read(out) == before);
+  CHECK(read_file(out) == before);
   // The same command still finds it complete.
   CHECK(sweep("1e8..1e12:log:20", {"--resume"}).status == 0);
 }
@@ -360,12 +324,12 @@ TEST_CASE("sweep: stopped, then resumed with another --set, is refused", "[sweep
   const TempDir dir("resume_other_set");
   const std::string out = dir.file("s.csv");
   REQUIRE(run_cli(with(kSweep, {"--out", out, "--stop-after", "70"})).status == 0);
-  const std::string partial = read(out + ".partial");
+  const std::string partial = read_file(out + ".partial");
   const CliRun other =
       run_cli(with(kSweep, {"--out", out, "--resume", "--set", "training.mfu=0.45"}));
   CHECK(is_one_line_error(other));
   CHECK_THAT(other.err, Catch::Contains("s.csv.partial: provenance field 'scenario' differs"));
-  CHECK(read(out + ".partial") == partial);
+  CHECK(read_file(out + ".partial") == partial);
   CHECK_FALSE(fs::exists(out));
 }
 
@@ -394,13 +358,13 @@ TEST_CASE("sweep: the same question written differently has the same provenance"
       run_cli({"merge", dir.file("a.csv"), dir.file("b.csv"), "-o", dir.file("m.csv")});
   INFO(merge.err);
   REQUIRE(merge.status == 0);
-  CHECK(read(dir.file("m.csv")) == read(dir.file("all.csv")));
+  CHECK(read_file(dir.file("m.csv")) == read_file(dir.file("all.csv")));
 }
 
 TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
   const TempDir dir("provenance_lines");
   REQUIRE(run_cli(with(kSweep, {"--shard", "2/2", "--out", dir.file("b.csv")})).status == 0);
-  std::istringstream lines(read(dir.file("b.csv")));
+  std::istringstream lines(read_file(dir.file("b.csv")));
   std::vector<std::string> provenance;
   for (std::string line; std::getline(lines, line) && line.starts_with("#");) {
     provenance.push_back(line);
@@ -425,7 +389,7 @@ TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
   REQUIRE(run_cli({"uncertainty", example("frontier_uncertain.toml"), "--samples", "20", "--seed",
                    "7", "--out", dir.file("u.csv")})
               .status != 2);
-  const std::string u = read(dir.file("u.csv"));
+  const std::string u = read_file(dir.file("u.csv"));
   CHECK_THAT(u, Catch::Contains("# scaleopt-provenance: command=uncertainty\n") &&
                     Catch::Contains("# scaleopt-provenance: samples=20\n") &&
                     Catch::Contains("# scaleopt-provenance: seed=7\n"));

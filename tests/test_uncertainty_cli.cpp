@@ -9,30 +9,14 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "example_path.hpp"
+#include "file_text.hpp"
 #include "temp_file.hpp"
 
 namespace {
 
-std::string example(const char* name) {
-  return std::string(SCALEOPT_SOURCE_DIR) + "/examples/" + name;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream stream(line);
-  for (std::string cell; std::getline(stream, cell, ',');) cells.push_back(cell);
-  return cells;
-}
-
 // Sardana's compute example, with an [uncertainty] table to come.
-const std::string kSardana = R"(
+const std::string kSardanaCompute = R"(
 [law]
 preset = "sardana2024"
 [inference]
@@ -45,7 +29,7 @@ target_loss = 1.947
 )";
 
 // ... with an uncertain demand and target.
-const std::string kScenario = kSardana + R"(
+const std::string kScenario = kSardanaCompute + R"(
 "inference.tokens" = { dist = "lognormal", median = "2T", sigma = 1.0 }
 "problem.target_loss" = { dist = "uniform", lo = 1.6, hi = 2.0 }
 )";
@@ -68,7 +52,7 @@ TEST_CASE("uncertainty: same seed, same answer and samples with 1 and 2 threads"
   j1.erase("samples_file");
   j2.erase("samples_file");
   CHECK(j1 == j2);  // every quantile to the last bit
-  CHECK(read(one) == read(two));
+  CHECK(read_file(one) == read_file(two));
   const CliRun c = run_cli({"uncertainty", scenario, "--samples", "3000", "--seed", "6", "--json"});
   CHECK(c.json()["quantiles"] != j1["quantiles"]);
   CHECK(j1["law"] == "bootstrap");
@@ -85,7 +69,7 @@ TEST_CASE("uncertainty: a sample's row is what solve gives for its drawn inputs"
       std::filesystem::temp_directory_path().string() + "/scaleopt_test_mc_rows.csv";
   const CliRun run = run_cli({"uncertainty", scenario.path(), "--samples", "50", "--out", out});
   REQUIRE(run.status == 0);
-  std::istringstream lines(read(out));
+  std::istringstream lines(read_file(out));
   std::string header, row;
   while (std::getline(lines, header) && header.starts_with("#")) {  // provenance lines
   }
@@ -133,7 +117,7 @@ TEST_CASE("uncertainty: the infeasible share is the chance of a target at or bel
 }
 
 TEST_CASE("uncertainty: bad distributions are one line and exit 2", "[uncertainty]") {
-  const std::string& base = kSardana;
+  const std::string& base = kSardanaCompute;
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"("inference.tokens" = { dist = "lognormal", median = "2T", sigma = -0.5 })",
        "uncertainty.inference.tokens.sigma: must be >= 0, got -0.5"},
@@ -175,7 +159,7 @@ TEST_CASE("uncertainty: bad distributions are one line and exit 2", "[uncertaint
 TEST_CASE("uncertainty over the RL returns: a sample's row is what solve gives",
           "[uncertainty][rl_returns]") {
   // The returns parameters go through the key registry like any input: drawn, set, re-solved.
-  const TempFile scenario("mc_returns.toml", kSardana + R"(
+  const TempFile scenario("mc_returns.toml", kSardanaCompute + R"(
 "rl.returns.max_gain" = { dist = "lognormal", median = 20, sigma = 0.5 }
 "rl.returns.half_ratio" = { dist = "lognormal", median = 0.005, sigma = 1.0 }
 [rl.returns]
@@ -185,7 +169,7 @@ TEST_CASE("uncertainty over the RL returns: a sample's row is what solve gives",
   const CliRun run = run_cli({"uncertainty", scenario.path(), "--samples", "20", "--out", out});
   INFO(run.err);
   REQUIRE(run.status == 0);
-  std::istringstream lines(read(out));
+  std::istringstream lines(read_file(out));
   std::string header, row;
   while (std::getline(lines, header) && header.starts_with("#")) {  // provenance lines
   }

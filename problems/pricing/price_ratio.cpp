@@ -1,4 +1,5 @@
 #include "scaleopt/problems/pricing/price_ratio.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -7,12 +8,6 @@
 #include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
-namespace {
-
-const double kLogMaxBatch = std::log(1e15);  // as problems/serving/serving_plan.cpp
-
-}  // namespace
-
 double output_input_cost_ratio(const Roofline& r, double batch, double context_tokens) {
   const ComputeCost output = output_token_cost(r, decode_step(r, batch, context_tokens));
   const ComputeCost input = input_token_cost(r, prefill_token(r, context_tokens));
@@ -29,7 +24,8 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   result.price_ratio = price_ratio;
   result.context_tokens = context_tokens;
   result.batch_one_ratio = output_input_cost_ratio(r, 1.0, context_tokens);
-  result.compute_bound_ratio = output_input_cost_ratio(r, std::exp(kLogMaxBatch), context_tokens);
+  result.compute_bound_ratio =
+      output_input_cost_ratio(r, std::exp(kLogMaxServingBatch), context_tokens);
   result.hbm_full_batch =
       (r.hbm_bytes - r.weight_bytes) / cached_bytes_per_sequence(r, context_tokens);
   auto gap = [&](double x) {
@@ -43,7 +39,8 @@ BatchForRatio batch_for_price_ratio(const Roofline& r, double price_ratio, doubl
   // At (or, by rounding, just below) the large-batch ratio any batch past the balance point
   // gives it: no batch is implied. 1e-12 is far above the rounding of the ratio (~1e-16).
   const bool at_floor = price_ratio <= result.compute_bound_ratio * (1.0 + 1e-12);
-  const RootResult root = at_floor ? RootResult{} : find_root_in_bracket(gap, 0.0, kLogMaxBatch);
+  const RootResult root =
+      at_floor ? RootResult{} : find_root_in_bracket(gap, 0.0, kLogMaxServingBatch);
   if (at_floor || root.status == Status::infeasible) {
     std::ostringstream message;
     message << "no batch gives an output/input ratio of " << format_scientific(price_ratio, 4)

@@ -91,6 +91,11 @@ void ElasticityOptions::validate() const {
   kkt.validate();
 }
 
+OutputValues outputs_of(const AnswerSummary& answer, CostUnit unit) {
+  return {answer.params, answer.pretrain_tokens, answer.loss, in_unit(unit, answer.cost.total()),
+          answer.over_chinchilla};
+}
+
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens) {
   if (setup.rl_returns) {
     return outputs_at(setup, log_params, log_tokens,

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "scaleopt/problems/question/question_setup.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
 #include "scaleopt/solver/implicit_sensitivity.hpp"
 
 namespace scaleopt {
@@ -35,6 +36,9 @@ OutputValues outputs_at(const QuestionSetup& setup, double log_params, double lo
 // With [rl.returns], at the RL tokens e^log_rl_tokens (the third variable of the optimum).
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens,
                         double log_rl_tokens);
+
+// The same outputs of a solved answer, in `unit` (Monte Carlo's samples, the tornado's solves).
+OutputValues outputs_of(const AnswerSummary& answer, CostUnit unit);
 
 // The setup with the input scaled by e^log_scale. Throws InputError when the scaled value is
 // not allowed (out of range, or breaking a rule between keys).

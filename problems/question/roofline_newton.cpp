@@ -12,7 +12,7 @@
 namespace scaleopt {
 namespace {
 
-constexpr int kMaxIterations = 200;
+constexpr int kMaxNewtonSteps = 200;
 // Where D reaches one token (a smooth, decreasing function of u): Newton stops once a step is
 // below 2^-33 of u (~24: 3e-9); the function is nearly linear in u (|f'' / 2 f'| < 1), so the
 // error left is below 1e-17, under the rounding of u itself.
@@ -79,7 +79,7 @@ struct ConvexMinimum {
 template <class F>
 double bracketed_root(F f, double lo, double hi, double start, int& iterations) {
   double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxIterations; ++i) {
+  for (int i = 0; i < kMaxNewtonSteps; ++i) {
     ++iterations;
     const auto [value, slope] = f(u);
     if (value == 0.0) return u;
@@ -119,7 +119,7 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
   };
   ConvexMinimum result;
   double u = start > lo && start < hi ? start : 0.5 * (lo + hi);
-  for (int i = 0; i < kMaxIterations; ++i) {
+  for (int i = 0; i < kMaxNewtonSteps; ++i) {
     ++result.iterations;
     if (piece_lo != piece_hi) {
       // A corner lies between: where the terms of the first maximum that differs are equal.

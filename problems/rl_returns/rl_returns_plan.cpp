@@ -66,7 +66,7 @@ std::vector<double> start_with_rl(const RlReturnsLaw& law, const LifetimeCostMod
   return {log_params, std::clamp(log_tokens, kLogLowerBound, kLogUpperBound), log_rl_tokens};
 }
 
-double relative_gap(double a, double b) {
+double ratio_gap(double a, double b) {
   return std::fabs(a / b - 1.0);
 }
 
@@ -77,9 +77,9 @@ RlPlan solved_rl_plan(const RlReturnsLaw& law, const LifetimeCostModel& model, C
   plan.plan.solve = std::move(solve);
   if (reference && reference->plan.solve.converged()) {
     plan.plan.reference_relative_difference =
-        std::max({relative_gap(plan.plan.params, reference->plan.params),
-                  relative_gap(plan.plan.pretrain_tokens, reference->plan.pretrain_tokens),
-                  relative_gap(plan.rl_tokens, reference->rl_tokens)});
+        std::max({ratio_gap(plan.plan.params, reference->plan.params),
+                  ratio_gap(plan.plan.pretrain_tokens, reference->plan.pretrain_tokens),
+                  ratio_gap(plan.rl_tokens, reference->rl_tokens)});
   }
   return plan;
 }

@@ -13,9 +13,6 @@
 namespace scaleopt {
 namespace {
 
-// Largest batch searched: far beyond any HBM (1e15 sequences).
-const double kLogMaxBatch = std::log(1e15);
-
 std::string replica_text(const Roofline& r, const ServingSetup& setup) {
   std::ostringstream text;
   text << "a replica of " << format_quantity(r.chips, Unit::number, 6) << " x " << setup.chip.id
@@ -133,10 +130,11 @@ ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double co
     if (balance(0.0) >= 0.0) {
       best = Candidate{1.0, BatchBound::balance};  // compute-bound from the first sequence
     } else {
-      consider(find_root_in_bracket(balance, 0.0, kLogMaxBatch), BatchBound::balance);
+      consider(find_root_in_bracket(balance, 0.0, kLogMaxServingBatch), BatchBound::balance);
     }
-    consider(find_root_in_bracket(memory, 0.0, kLogMaxBatch), BatchBound::hbm);
-    if (latency) consider(find_root_in_bracket(step_time, 0.0, kLogMaxBatch), BatchBound::latency);
+    consider(find_root_in_bracket(memory, 0.0, kLogMaxServingBatch), BatchBound::hbm);
+    if (latency)
+      consider(find_root_in_bracket(step_time, 0.0, kLogMaxServingBatch), BatchBound::latency);
     if (!failure.empty()) {
       plan.status = Status::not_converged;
       plan.message = "best batch not found: " + failure;
@@ -147,7 +145,7 @@ ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double co
       plan.status = Status::converged;
       plan.message = "best batch (TOMS 748 on ln B): " + std::string(to_string(best->bound));
     }
-    plan.batch = best ? best->batch : std::exp(kLogMaxBatch);
+    plan.batch = best ? best->batch : std::exp(kLogMaxServingBatch);
     plan.bound = best ? best->bound : BatchBound::balance;
   }
   plan.step = decode_step(r, plan.batch, S);

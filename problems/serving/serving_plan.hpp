@@ -9,6 +9,7 @@
 // or the step reaches the latency target. Each is the root of a monotone function of ln B,
 // found by TOMS 748 (solver/root_find.hpp); the first to bind is the answer.
 
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,9 @@
 #include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
+
+// ln of the largest batch the serving plan searches: far beyond any HBM (1e15 sequences).
+inline const double kLogMaxServingBatch = std::log(1e15);
 
 // What fixed the batch.
 enum class BatchBound {
