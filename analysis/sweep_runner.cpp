@@ -1,6 +1,7 @@
 #include "scaleopt/analysis/sweep_runner.hpp"
 
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <vector>
@@ -102,28 +103,28 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
   const std::size_t block = block_points(fast_);
   const std::size_t blocks = (points.size() + block - 1) / block;
   std::vector<SweepTally> tallies(blocks);
-  // Blocks are written in order by the worker that finished them, while the others compute:
-  // parallel_for hands out blocks in increasing order, so the turn always comes.
-  std::mutex turn_mutex;
-  std::condition_variable turn_changed;
-  std::size_t turn = 0;
+  // Blocks are written in order. A worker whose block is not next parks it and takes another
+  // (it used to wait for its turn, idle: a tenth of a 10^6-point sweep on 2 threads); the
+  // worker that writes the next block writes every parked block that follows it. At most
+  // kParkedPerThread blocks per thread are parked, so a slow block (one that fell back to
+  // NLopt) cannot make the others pile up answers without bound: beyond, they wait.
+  constexpr std::size_t kParkedPerThread = 4;
+  const std::size_t max_parked = kParkedPerThread * resolve_thread_count(options_.threads, blocks);
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t turn = 0;                      // the next block to write
+  std::map<std::size_t, SweepBlock> parked;  // finished blocks waiting for their turn
+  bool aborted = false;                      // a write failed: nothing more is written
   parallel_for(blocks, options_.threads, [&](std::size_t b) {
-    // Pass the turn on however this block ends, or the blocks after it would wait forever.
-    struct PassTurn {
-      std::mutex& mutex;
-      std::condition_variable& changed;
-      std::size_t& turn;
-      ~PassTurn() {
-        {
-          const std::lock_guard lock(mutex);
-          ++turn;
-        }
-        changed.notify_all();
-      }
+    // However this block fails, the workers waiting for room are woken (its turn never comes).
+    auto abort_all = [&] {
+      const std::lock_guard guard(mutex);
+      aborted = true;
+      changed.notify_all();
     };
     SweepBlock solved;
-    std::vector<SweepPoint>& answers = solved.answers;
-    {
+    try {
+      std::vector<SweepPoint>& answers = solved.answers;
       // A working copy per task: every point sets all the varied inputs, so what earlier
       // points set never shows through.
       Scenario work = base_;
@@ -134,13 +135,37 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
         solve_point(work, points[i], answers.emplace_back(), tallies[b]);
       }
       if (!answers.empty()) done(answers.size());
+      if (prepare) prepare(solved);
+    } catch (...) {
+      abort_all();
+      throw;
     }
-    if (prepare) prepare(solved);
-    std::unique_lock lock(turn_mutex);
-    turn_changed.wait(lock, [&] { return turn == b; });
-    lock.unlock();
-    const PassTurn pass{turn_mutex, turn_changed, turn};
-    write(solved);
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return aborted || b == turn || parked.size() < max_parked; });
+    if (aborted) return;
+    if (b != turn) {
+      parked.emplace(b, std::move(solved));
+      return;
+    }
+    // This block and the parked ones after it, written outside the lock (the other workers
+    // go on solving); the turn passes however a write ends.
+    try {
+      for (;;) {
+        lock.unlock();
+        write(solved);
+        lock.lock();
+        ++turn;
+        const auto next = parked.find(turn);
+        if (next == parked.end()) break;
+        solved = std::move(next->second);
+        parked.erase(next);
+      }
+    } catch (...) {
+      if (lock.owns_lock()) lock.unlock();
+      abort_all();
+      throw;
+    }
+    changed.notify_all();
   });
   SweepTally tally;
   for (const SweepTally& t : tallies) tally.add(t);
