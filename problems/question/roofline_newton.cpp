@@ -13,9 +13,9 @@ namespace scaleopt {
 namespace {
 
 constexpr int kMaxNewtonSteps = 200;
-// Where D reaches one token (a smooth, decreasing function of u): Newton stops once a step is
-// below 2^-33 of u (~24: 3e-9); the function is nearly linear in u (|f'' / 2 f'| < 1), so the
-// error left is below 1e-17, under the rounding of u itself.
+// Where D reaches one token (ln spend against w = -ln(served - u), rising and nearly linear in
+// w): Newton stops once a step is below 2^-33 of w (~1-35: 4e-9 at most); with
+// |f'' / 2 f'| < 1 the error left is below 1e-17, under the rounding of w itself.
 constexpr int kRootDigits = 34;
 // Newton stops once a step is below this, relative to max(1, |u|) (u = ln N ~ 20-30: 3e-9 at
 // most). Convergence is quadratic, so the step taken leaves an error of order
@@ -54,8 +54,11 @@ const MaxOfTerms& group(const RooflinePricing& p, int g) {
   }
 }
 
+// What Newton runs on, on a piece: a function with the sign of d objective / du (the
+// derivative itself, or the log ratio of the two marginal costs it balances) and its
+// derivative in u.
 struct Slope {
-  double d1;  // d objective / du on the piece
+  double d1;
   double d2;
 };
 
