@@ -127,10 +127,7 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
   const double rl_mfu = inputs.rl.mfu.value_or(inputs.training.mfu);
   const double rl_train_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * rl_mfu);
-  // One copy of the inputs, shared by the two size-cost functions (a sweep builds a model per
-  // point: two copies of the inputs, strings and all, were a tenth of a point's time).
-  const auto shared = std::make_shared<const LifetimeInputs>(inputs);
-  const LifetimeInputs& priced = *shared;
+  const LifetimeInputs& priced = inputs;
 
   if (inputs.serving.pricing == InferencePricing::mfu) {
     // Linear in N: 2 N FLOPs per token at the prefill or decode MFU of one chip's peak.
@@ -159,6 +156,9 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   // Roofline: costs per token depend on N through the weights read per decode step and the
   // batch that fits beside them, so they are functions of N with numerical slopes.
   const double context = inputs.serving.context_tokens;
+  // One copy of the inputs, shared by the two size-cost functions (a sweep builds a model per
+  // point: two copies of the inputs, strings and all, were a tenth of a point's time).
+  const auto shared = std::make_shared<const LifetimeInputs>(inputs);
   model.inference_of_size = [shared, input_tokens, output_tokens, context](double params) {
     return size_cost(
         demand_cost(token_costs(*shared, params, context), input_tokens, output_tokens));
