@@ -128,19 +128,6 @@ double meeting_point(const SecondsTerm& a, const SecondsTerm& b, double lo, doub
   return inside == 1 ? found : kNone;
 }
 
-int MaxOfTerms::largest(double params) const {
-  int best = 0;
-  double value = evaluate(terms[0], params).value;
-  for (int i = 1; i < count; ++i) {
-    const double v = evaluate(terms[static_cast<std::size_t>(i)], params).value;
-    if (v > value) {
-      value = v;
-      best = i;
-    }
-  }
-  return best;
-}
-
 TermValue MaxOfTerms::largest_value(double params, int& index) const {
   index = 0;
   TermValue best = evaluate(terms[0], params);
@@ -152,6 +139,12 @@ TermValue MaxOfTerms::largest_value(double params, int& index) const {
     }
   }
   return best;
+}
+
+int MaxOfTerms::largest(double params) const {
+  int index = 0;
+  largest_value(params, index);
+  return index;
 }
 
 double ContextPricing::batch_at(double n) const {

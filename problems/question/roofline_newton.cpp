@@ -155,12 +155,9 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
       // two: it is tested as any other point below.
       PieceChoice left = piece(corner), right = left;
       const double at = std::exp(corner);
-      auto largest = [&](const MaxOfTerms& terms) {
-        double value = 0.0;
-        for (int t = 0; t < terms.count; ++t) {
-          value = std::max(value, evaluate(terms.terms[static_cast<std::size_t>(t)], at).value);
-        }
-        return value;
+      auto largest = [at](const MaxOfTerms& terms) {
+        int index = 0;
+        return terms.largest_value(at, index).value;
       };
       for (std::size_t h = 0; h < 4 && is_corner; ++h) {
         if (piece_lo[h] == piece_hi[h]) continue;
@@ -304,19 +301,24 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
   // d cost / du and its derivative along the constraint: pretraining P = k N D(u) with
   // d ln D / du = -s, s = alpha p / (beta r), so P' = P (1 - s) and
   // P'' = P ((1 - s)^2 + (alpha^2 / beta) p R / r^2); serving from the closed form.
+  // Pretraining's shape along the constraint at u: p, r, s and P'' / P.
+  struct Shape {
+    double p, r, s, curvature;
+  };
+  auto shape_at = [&](double u) {
+    const double p = law.A * std::exp(-a * u), r = R - p, s = a * p / (b * r);
+    return Shape{p, r, s, (1.0 - s) * (1.0 - s) + a * a / b * p * R / (r * r)};
+  };
   struct Along {
     double cost, slope, curvature, pretrain, tokens;
   };
-  auto along_with = [&](double u, const ServingCost& g) {
-    const double n = std::exp(u);
-    const double p = law.A * std::exp(-a * u), r = R - p;
-    const double tokens = std::pow(law.B / r, 1.0 / b);
-    const double P = k * n * tokens, s = a * p / (b * r);
-    return Along{P + g.value, P * (1.0 - s) + g.d1,
-                 P * ((1.0 - s) * (1.0 - s) + a * a / b * p * R / (r * r)) + g.d2, P, tokens};
+  auto along_with = [&](double u, const Shape& shape, const ServingCost& g) {
+    const double tokens = std::pow(law.B / shape.r, 1.0 / b);
+    const double P = k * std::exp(u) * tokens;
+    return Along{P + g.value, P * (1.0 - shape.s) + g.d1, P * shape.curvature + g.d2, P, tokens};
   };
   auto along = [&](double u, const PieceChoice& piece) {
-    return along_with(u, serving_cost(pricing, unit, rl_tokens, std::exp(u), piece));
+    return along_with(u, shape_at(u), serving_cost(pricing, unit, rl_tokens, std::exp(u), piece));
   };
   // What Newton runs on. C' = g' - P (s - 1): the optimum is where serving's marginal cost g'
   // equals pretraining's marginal saving P (s - 1). Where both are positive, the difference of
@@ -327,17 +329,16 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
   // with no power of D to compute. Elsewhere C' / C, from `along`.
   const double log_k = std::log(k), log_B = std::log(law.B);
   auto slope_of = [&](double u, const ServingCost& g) {
-    const double p = law.A * std::exp(-a * u), r = R - p, excess = a * p - b * r;
+    const Shape shape = shape_at(u);
+    const double excess = a * shape.p - b * shape.r;
     // Not near s = 1 (Chinchilla's N), where ln(s - 1) has a pole that makes psi steep: C' is
     // then ~g', and C' / C well behaved.
-    if (g.d1 > 0.0 && excess > kLogFormMinimum * b * r) {
-      const double s = a * p / (b * r), s_minus_one = excess / (b * r);
-      const double log_r = std::log(r);
-      const double psi = std::log(g.d1 / s_minus_one) - log_k - u - (log_B - log_r) / b;
-      const double curvature = (1.0 - s) * (1.0 - s) + a * a / b * p * R / (r * r);
-      return Slope{psi, g.d2 / g.d1 + curvature / s_minus_one};
+    if (g.d1 > 0.0 && excess > kLogFormMinimum * b * shape.r) {
+      const double s_minus_one = excess / (b * shape.r);
+      const double psi = std::log(g.d1 / s_minus_one) - log_k - u - (log_B - std::log(shape.r)) / b;
+      return Slope{psi, g.d2 / g.d1 + shape.curvature / s_minus_one};
     }
-    const Along at = along_with(u, g);
+    const Along at = along_with(u, shape, g);
     return Slope{at.slope / at.cost, at.curvature / at.cost};
   };
   auto slope_on = [&](double u, const PieceChoice& piece) {
