@@ -48,12 +48,14 @@ py::object checked(PyObject* object) {
   return py::reinterpret_steal<py::object>(object);
 }
 
+py::object text_object(const std::string& text) {
+  return checked(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
+}
+
 py::object object_to_python(const report::Json& json) {
   py::object dict = checked(PyDict_New());
   for (auto it = json.begin(); it != json.end(); ++it) {
-    const std::string& name = it.key();
-    const py::object key =
-        checked(PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size())));
+    const py::object key = text_object(it.key());
     const py::object value = to_python(it.value());
     if (PyDict_SetItem(dict.ptr(), key.ptr(), value.ptr()) != 0) throw py::error_already_set();
   }
@@ -72,11 +74,8 @@ py::object to_python(const report::Json& json) {
       return checked(PyLong_FromUnsignedLongLong(json.get<std::uint64_t>()));
     case report::Json::value_t::number_float:
       return checked(PyFloat_FromDouble(json.get<double>()));
-    case report::Json::value_t::string: {
-      const std::string& text = json.get_ref<const std::string&>();
-      return checked(
-          PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
-    }
+    case report::Json::value_t::string:
+      return text_object(json.get_ref<const std::string&>());
     case report::Json::value_t::array: {
       py::object list = checked(PyList_New(static_cast<Py_ssize_t>(json.size())));
       Py_ssize_t i = 0;
