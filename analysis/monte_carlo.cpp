@@ -6,11 +6,11 @@
 
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/analysis/lifecycle_csv.hpp"
-#include "scaleopt/analysis/limits.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/fit/sample_statistics.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/uncertainty_table.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -53,10 +53,8 @@ OutputQuantiles quantiles_of(const std::vector<Sample>& samples, bool heuristic)
 }  // namespace
 
 void MonteCarloOptions::validate() const {
-  if (samples < 1 || samples > kMaxSamples) {
-    throw InputError("--samples: must be from 1 to " + std::to_string(kMaxSamples) +
-                     " (the limit), got " + std::to_string(samples));
-  }
+  kSamplesLimit.check(static_cast<double>(samples));
+  kThreadsLimit.check(threads);
   solver.validate();
 }
 

@@ -27,7 +27,7 @@ struct MonteCarloOptions {
   SolveMethod method = SolveMethod::automatic;
   bool keep_rows = false;     // a CSV row per sample (--out)
   bool keep_outputs = false;  // the optimum's outputs of every converged sample (histograms)
-  void validate() const;      // InputError naming the flag
+  void validate() const;      // InputError naming the field (counts: solver/limits.hpp)
 };
 
 struct Quantiles {

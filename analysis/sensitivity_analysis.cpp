@@ -9,6 +9,7 @@
 #include "scaleopt/analysis/solve_scenario.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -53,6 +54,7 @@ void SensitivityAnalysisOptions::validate() const {
     throw InputError(message.str());
   }
   if (rank_by >= kElasticityOutputs.size()) throw InputError("--rank-by: unknown output");
+  kThreadsLimit.check(threads);
   solver.validate();
   elasticity.validate();
 }

@@ -18,6 +18,7 @@ void refuse_unanswerable(const Scenario& scenario, const QuestionSolution& solut
 }
 
 QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options) {
+  options.validate();  // first: its errors name the option, not the scenario's file
   if (!scenario.problem_given) {
     throw InputError(scenario.file +
                      ": problem.kind: required by solve (min-lifetime-flops, min-lifetime-cost, "

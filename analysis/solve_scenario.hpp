@@ -8,9 +8,10 @@
 
 namespace scaleopt {
 
-// Throws InputError "FILE: problem.kind: required ..." without a [problem], "FILE: law: ..."
-// without a [law], and as refuse_unanswerable. A solution that did not converge is returned
-// (callers say so).
+// Throws InputError for bad options (SolverOptions::validate, naming the option: "starts: at
+// most 100 (the limit), got 1000"), "FILE: problem.kind: required ..." without a [problem],
+// "FILE: law: ..." without a [law], and as refuse_unanswerable. A solution that did not
+// converge is returned (callers say so).
 QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options);
 
 // Throws InputError "FILE: infeasible: <the solver's message>" for an infeasible question, and

@@ -14,6 +14,7 @@
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/solver/high_precision.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/minimize.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
@@ -329,9 +330,9 @@ void StressCheckOptions::validate() const {
 }
 
 void StressRunOptions::validate() const {
-  if (instances < 1 || instances > 1'000'000'000) {
-    throw InputError("--instances: must be 1 to 1e9, got " + std::to_string(instances));
-  }
+  kInstancesLimit.check(static_cast<double>(instances));
+  kFailuresKeptLimit.check(static_cast<double>(failures_kept));
+  kThreadsLimit.check(threads);
   check.validate();
 }
 

@@ -71,7 +71,7 @@ struct StressRunOptions {
   // Asked after each block of instances (in index order) with the number checked so far; once
   // it says true the run ends there and the summary covers those instances. Empty: never.
   std::function<bool(std::uint64_t checked)> stop;
-  // Throws InputError naming the field (instances must be 1 to 1e9).
+  // Throws InputError naming the field (instances, failures_kept, threads: solver/limits.hpp).
   void validate() const;
 };
 

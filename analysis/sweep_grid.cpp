@@ -5,8 +5,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "scaleopt/analysis/limits.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/limits.hpp"
 
 namespace scaleopt {
 namespace {

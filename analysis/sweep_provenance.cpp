@@ -3,9 +3,9 @@
 #include <charconv>
 
 #include "scaleopt/analysis/lifecycle_csv.hpp"
-#include "scaleopt/analysis/limits.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/scenario_fingerprint.hpp"
+#include "scaleopt/solver/limits.hpp"
 
 #ifndef SCALEOPT_VERSION
 #error "SCALEOPT_VERSION (CMake's project version) must be defined for this file"

@@ -9,6 +9,7 @@
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -37,6 +38,7 @@ void check_first_point(const Scenario& scenario, const SweepGrid& grid) {
 }
 
 void SweepOptions::validate() const {
+  kThreadsLimit.check(threads);
   solver.validate();
 }
 

@@ -5,6 +5,7 @@
 #include "scaleopt/analysis/sweep_provenance.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/cli/flags.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -87,7 +88,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     err << "scaleopt: error: " << one_line(e.what()) << " (see scaleopt --help)\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    err << "scaleopt: error: " << one_line(e.what()) << "\n";
+    err << "scaleopt: error: " << one_line(flag_message(e.what())) << "\n";
     return kExitBadInput;
   }
 
@@ -97,7 +98,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     out << buffer.str();
     return status;
   } catch (const InputError& e) {
-    err << "scaleopt: error: " << one_line(e.what()) << "\n";
+    err << "scaleopt: error: " << one_line(flag_message(e.what())) << "\n";
     return kExitBadInput;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include "scaleopt/cli/limits.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
@@ -61,20 +62,6 @@ unsigned parse_threads_flag(std::string_view flag, int threads) {
 
 namespace {
 
-// "1e9" rather than "1000000000" in messages and --help, where the limit is a power of ten.
-std::string count_text(std::uint64_t count) {
-  if (count >= 1'000'000) {
-    int exponent = 0;
-    std::uint64_t rest = count;
-    while (rest % 10 == 0) {
-      rest /= 10;
-      ++exponent;
-    }
-    if (rest == 1) return "1e" + std::to_string(exponent);
-  }
-  return std::to_string(count);
-}
-
 // The count in `text`, or the reason it is not one (the message without the flag's name).
 std::uint64_t read_count(const std::string& text, std::uint64_t lowest, std::uint64_t highest,
                          std::string& error) {
@@ -85,17 +72,8 @@ std::uint64_t read_count(const std::string& text, std::uint64_t lowest, std::uin
     error = e.what();
     return 0;
   }
-  const std::string range = "from " + count_text(lowest) + " to " + count_text(highest);
-  if (value != std::floor(value)) {
-    error = "must be a whole number (" + range + "), got '" + text + "'";
-  } else if (value < static_cast<double>(lowest)) {
-    error = "must be " + range + ", got '" + text + "'";
-  } else if (value > static_cast<double>(highest)) {
-    error = "at most " + count_text(highest) + " (the limit), got '" + text + "'";
-  } else {
-    return static_cast<std::uint64_t>(value);
-  }
-  return 0;
+  error = count_problem(value, lowest, highest, "'" + text + "'");
+  return error.empty() ? static_cast<std::uint64_t>(value) : 0;
 }
 
 }  // namespace
@@ -106,6 +84,26 @@ std::uint64_t parse_count_flag(std::string_view flag, const std::string& text, s
   const std::uint64_t count = read_count(text, lowest, highest, error);
   if (!error.empty()) throw field_error(std::string(flag), error);
   return count;
+}
+
+std::string flag_message(std::string message) {
+  // The counts that have a flag, by the library's parameter name.
+  constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
+      {"threads", "--threads"},
+      {"starts", "--starts"},
+      {"max_evaluations", "--max-evaluations"},
+      {"bootstrap", "--bootstrap"},
+      {"samples", "--samples"},
+      {"instances", "--instances"},
+      {"points", "--points"},
+      {"marks", "--mark"},
+  };
+  for (const auto& [parameter, flag] : kFlags) {
+    if (message.starts_with(parameter) && message.substr(parameter.size(), 2) == ": ") {
+      return std::string(flag) + message.substr(parameter.size());
+    }
+  }
+  return message;
 }
 
 CLI::Validator count_check(std::uint64_t lowest, std::uint64_t highest) {

@@ -9,6 +9,7 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
+#include "scaleopt/solver/limits.hpp"
 
 namespace scaleopt::report {
 namespace {
@@ -79,6 +80,13 @@ plots::SweepAxis sweep_axis(const std::string& column) {
 }
 
 plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
+  kMarksLimit.check(static_cast<double>(choice.marks.size()));
+  for (const plots::SweepMark& mark : choice.marks) {
+    if (mark.label.size() > kMaxMarkLabelBytes) {
+      throw InputError("marks: a label of at most " + std::to_string(kMaxMarkLabelBytes) +
+                       " bytes, got " + std::to_string(mark.label.size()));
+    }
+  }
   const std::string file_text = read_sweep_file(csv);
   const SweepHeader header = read_sweep_header(file_text, csv);
   auto is_input = [&](const std::string& name) {

@@ -24,7 +24,7 @@ plots::SweepAxis sweep_axis(const std::string& column);
 
 // Rows whose status is not converged, or without a number in a chosen column, are left out
 // (the title says how many). Throws InputError for an unknown column, a file that is not a
-// sweep, or no row to draw.
+// sweep, no row to draw, or more marks or longer labels than solver/limits.hpp allows.
 plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice);
 
 }  // namespace scaleopt::report

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/limits.hpp"
 
 namespace scaleopt {
 namespace {
@@ -22,13 +23,13 @@ void SolverOptions::validate() const {
                  "relative_x_tolerance", "finite and >= 0", relative_x_tolerance);
   require_solver(std::isfinite(relative_f_tolerance) && relative_f_tolerance >= 0.0,
                  "relative_f_tolerance", "finite and >= 0", relative_f_tolerance);
-  require_solver(max_evaluations > 0, "max_evaluations", "positive", max_evaluations);
+  kEvaluationsLimit.check(max_evaluations);
   require_solver(std::isfinite(constraint_tolerance) && constraint_tolerance > 0.0,
                  "constraint_tolerance", "finite and positive", constraint_tolerance);
   require_solver(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
                  "finite and positive", kkt_tolerance);
-  require_solver(starts >= 1, "starts", "at least 1", starts);
-  require_solver(fallback_starts >= 0, "fallback_starts", ">= 0", fallback_starts);
+  kStartsLimit.check(starts);
+  kFallbackStartsLimit.check(fallback_starts);
 }
 
 }  // namespace scaleopt

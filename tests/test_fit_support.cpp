@@ -135,7 +135,8 @@ TEST_CASE("bad runs and options are refused with the field named", "[fit]") {
   options.lbfgs.max_evaluations = 0;
   CHECK_THROWS_WITH(options.validate(), "lbfgs.max_evaluations must be positive, got 0");
   const BootstrapOptions one_replicate{.replicates = 1, .seed = 1};
-  CHECK_THROWS_WITH(one_replicate.validate(), "bootstrap.replicates must be at least 2, got 1");
+  CHECK_THROWS_WITH(one_replicate.validate(),
+                    "bootstrap: at least 2 replicates (a spread needs two), got 1");
 }
 
 TEST_CASE("a fit whose starts all stop early is not_converged, with the reason", "[fit]") {

@@ -117,7 +117,7 @@ TEST_CASE("invalid options name the field", "[solver]") {
   SolverOptions options;
   options.max_evaluations = 0;
   CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options),
-                    "solver.max_evaluations must be positive, got 0");
+                    "max_evaluations: must be from 1 to 1e6, got 0");
   options = {};
   options.kkt_tolerance = -1;
   CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options),

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/fit/bootstrap_resample.hpp"
 #include "scaleopt/problems/fit/sample_statistics.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -29,8 +30,10 @@ Spread spread_of(std::span<const double> values) {
 }  // namespace
 
 void BootstrapOptions::validate() const {
+  kBootstrapLimit.check(replicates);
   if (replicates < 2) {
-    throw InputError("bootstrap.replicates must be at least 2, got " + std::to_string(replicates));
+    throw InputError("bootstrap: at least 2 replicates (a spread needs two), got " +
+                     std::to_string(replicates));
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -77,6 +78,7 @@ void FitOptions::validate() const {
   require(std::isfinite(gradient_tolerance) && gradient_tolerance > 0.0, "gradient_tolerance",
           "finite and positive", gradient_tolerance);
   lbfgs.validate();
+  kThreadsLimit.check(threads);
 }
 
 FitResult fit_scaling_law(const ScalingLawFitProblem& problem,

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/solver/limits.hpp"
 
 namespace scaleopt {
 namespace {
@@ -107,7 +108,8 @@ std::vector<double> log_spaced_contexts(double first, double last, int points) {
   if (!(first > 0.0 && last >= first && std::isfinite(last))) {
     throw InputError("context range: needs 0 < first <= last");
   }
-  if (points < 1 || (points == 1 && last != first)) {
+  kCurvePointsLimit.check(points);
+  if (points == 1 && last != first) {
     throw InputError("points: needs at least 2 points for a range");
   }
   std::vector<double> contexts;
