@@ -95,6 +95,7 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
     std::vector<double> drawn(report.drawn.size());
     const std::size_t first = b * kBlock, last = std::min(options.samples, first + kBlock);
     for (std::size_t i = first; i < last; ++i) {
+      throw_if_stopped(options.solver.stop);  // the fast path asks nothing itself
       Sample& sample = samples[i];
       SampleGenerator generator(options.seed, i);
       for (std::size_t k = 0; k < spec.inputs.size(); ++k) {

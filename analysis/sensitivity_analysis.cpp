@@ -93,6 +93,7 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   const std::vector<NumericInput> inputs = numeric_inputs(scenario);
   report.inputs.resize(inputs.size());
   parallel_for(inputs.size(), options.threads, [&](std::size_t i) {
+    throw_if_stopped(options.solver.stop);  // the fast path asks nothing itself
     const NumericInput& input = inputs[i];
     InputSensitivity& s = report.inputs[i];
     s.path = input.path;

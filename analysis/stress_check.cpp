@@ -340,6 +340,8 @@ StressCheck check_stress_instance(const StressInstance& instance,
                                   const StressCheckOptions& options) {
   try {
     return check(instance, options);
+  } catch (const Interrupted&) {
+    throw;  // not the instance's failure: the run was asked to stop
   } catch (const InputError& e) {
     return failed(std::string("input error on a valid instance: ") + e.what());
   } catch (const std::exception& e) {
@@ -380,6 +382,7 @@ StressSummary run_stress(const StressRunOptions& options) {
     const std::uint64_t size = std::min(block, options.instances - first);
     checks.assign(size, StressCheck{});
     parallel_for(size, options.threads, [&](std::size_t i) {
+      throw_if_stopped(options.check.solver.stop);
       checks[i] = check_stress_instance(stress_instance(options.seed, first + i), options.check);
     });
     for (std::uint64_t i = 0; i < size; ++i) {

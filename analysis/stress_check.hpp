@@ -56,7 +56,8 @@ struct StressCheck {
   bool fast_path_checked = false;
 };
 
-// Never throws: an exception from a solver is a failure, with its message.
+// Never throws but Interrupted (when options.solver.stop says so): an exception from a solver is
+// a failure, with its message.
 StressCheck check_stress_instance(const StressInstance& instance,
                                   const StressCheckOptions& options = {});
 
@@ -70,6 +71,7 @@ struct StressRunOptions {
   std::uint64_t failures_kept = 1000;
   // Asked after each block of instances (in index order) with the number checked so far; once
   // it says true the run ends there and the summary covers those instances. Empty: never.
+  // (check.solver.stop, asked before each instance, abandons the run: it throws Interrupted.)
   std::function<bool(std::uint64_t checked)> stop;
   // Throws InputError naming the field (instances, failures_kept, threads: solver/limits.hpp).
   void validate() const;

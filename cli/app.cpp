@@ -1,11 +1,12 @@
 #include "scaleopt/cli/app.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "scaleopt/analysis/sweep_provenance.hpp"
 #include "scaleopt/cli/command.hpp"
-#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/cli/flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 namespace {
@@ -19,9 +20,8 @@ std::string one_line(std::string text) {
   return text;
 }
 
-}  // namespace
-
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_with(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+             const RunContext& context) {
   CLI::App app{
       "scaleopt: how big should a language model be, and how many tokens should it see,\n"
       "once pretraining, RL and inference are paid for together.",
@@ -94,7 +94,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   std::ostringstream buffer;
   try {
-    const int status = chosen ? chosen(buffer, err) : kExitBadInput;
+    const int status = chosen ? chosen(buffer, err, context) : kExitBadInput;
     out << buffer.str();
     return status;
   } catch (const InputError& e) {
@@ -103,10 +103,27 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return run_with(argc, argv, out, err, {});
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+        const RunContext& context) {
   std::vector<const char*> argv{"scaleopt"};
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  return run(static_cast<int>(argv.size()), argv.data(), out, err);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].find('\0') != std::string::npos) {
+      // Quoted up to the NUL, and a few dozen bytes at most (cut between UTF-8 characters).
+      std::size_t shown = std::min<std::size_t>(args[i].find('\0'), 40);
+      while (shown > 0 && (static_cast<unsigned char>(args[i][shown]) & 0xC0) == 0x80) --shown;
+      err << "scaleopt: error: argument " << i + 1 << " ('" << one_line(args[i].substr(0, shown))
+          << "...') holds a NUL byte, which no flag, name or path may hold\n";
+      return kExitBadInput;
+    }
+    argv.push_back(args[i].c_str());
+  }
+  return run_with(static_cast<int>(argv.size()), argv.data(), out, err, context);
 }
 
 }  // namespace scaleopt::cli

@@ -47,7 +47,7 @@ std::string law_source(const FitArgs& args, const FitReport& report) {
   return source.str();
 }
 
-int run_fit(const FitArgs& args, std::ostream& out) {
+int run_fit(const FitArgs& args, std::ostream& out, const RunContext& context) {
   if (args.drop_highest_loss < 0) {
     throw InputError("--drop-highest-loss: must be >= 0, got " +
                      std::to_string(args.drop_highest_loss));
@@ -61,10 +61,19 @@ int run_fit(const FitArgs& args, std::ostream& out) {
   FitOptions options;
   options.huber_delta = parse_positive_flag("--huber-delta", args.huber_delta, Unit::number);
   options.threads = threads;
+  options.lbfgs.stop = context.stop;
 
-  const std::vector<ReadFile> inputs{{args.file, "the runs file"}};
+  // Runs given in memory name no file (the name only stands for them in messages).
+  const std::vector<ReadFile> inputs =
+      context.runs ? std::vector<ReadFile>{} : std::vector<ReadFile>{{args.file, "the runs file"}};
   if (!args.emit_law.empty()) check_output(args.emit_law, "--emit-law", inputs);
-  const RunsCsv csv = read_runs_csv(args.file, args.columns);
+  RunsCsv csv;
+  if (context.runs) {
+    args.columns.validate();
+    csv.runs = *context.runs;
+  } else {
+    csv = read_runs_csv(args.file, args.columns);
+  }
   FitReport report;
   report.file = args.file;
   report.runs_read = csv.runs.size();
@@ -184,8 +193,11 @@ void add_fit_command(CLI::App& app, Action& chosen) {
       "      --flops-col 'Training FLOP' --loss-col loss --drop-highest-loss 5 \\\n"
       "      --bootstrap 1000 --emit-law fitted.toml\n"
       "  scaleopt optimal --compute 1e24 --law-file fitted.toml\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_fit(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+      return run_fit(*args, out, context);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

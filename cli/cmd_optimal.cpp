@@ -107,8 +107,12 @@ void add_optimal_command(CLI::App& app, Action& chosen) {
       "  scaleopt optimal --params 70B\n"
       "  scaleopt optimal --loss 1.947 --law sardana2024 --json\n"
       "  scaleopt optimal --compute 5.76e23 --tokens-per-param 20\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_optimal(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+      args->solver.stop = context.stop;
+      return run_optimal(*args, out);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

@@ -22,6 +22,7 @@ struct SelftestArgs {
   std::string seed = "1";
   int threads = 0;
   bool json = false;
+  StopCheck stop;  // the caller's (RunContext)
 };
 
 int run_selftest(const SelftestArgs& args, std::ostream& out) {
@@ -30,6 +31,7 @@ int run_selftest(const SelftestArgs& args, std::ostream& out) {
   options.failures_kept = kMaxFailuresKept;
   options.seed = parse_seed_flag("--seed", args.seed);
   options.threads = parse_threads_flag("--threads", args.threads);
+  options.check.solver.stop = args.stop;
   const auto start = std::chrono::steady_clock::now();
   const StressSummary summary = run_stress(options);
   const StressTiming timing{
@@ -74,8 +76,12 @@ void add_selftest_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt selftest --instances 100000 --seed 1\n"
       "  scaleopt selftest --instances 2000 --threads 1 --json\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_selftest(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+      args->stop = context.stop;
+      return run_selftest(*args, out);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

@@ -74,7 +74,10 @@ void add_sensitivity_command(CLI::App& app, Action& chosen) {
       "  scaleopt sensitivity examples/sardana_cost.toml\n"
       "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n");
   command->callback([args, &chosen] {
-    chosen = [args](std::ostream& out) { return run_sensitivity(*args, out); };
+    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+      args->common.solver.stop = context.stop;
+      return run_sensitivity(*args, out);
+    };
   });
 }
 

@@ -91,7 +91,10 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
       "  scaleopt uncertainty examples/frontier_uncertain.toml --samples 100000 --seed 1\n"
       "  scaleopt uncertainty examples/frontier_uncertain.toml --json --out samples.csv\n");
   command->callback([args, &chosen] {
-    chosen = [args](std::ostream& out) { return run_uncertainty(*args, out); };
+    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+      args->common.solver.stop = context.stop;
+      return run_uncertainty(*args, out);
+    };
   });
 }
 

@@ -8,26 +8,39 @@
 #include <functional>
 #include <ostream>
 
+#include "scaleopt/cli/app.hpp"
+
 namespace scaleopt::cli {
 
 // Returns the exit status (kExitOk or kExitNotConverged); throws InputError for bad input.
 // Most actions only answer (`out`); one that must warn before long work (a sweep's estimated
-// output size) takes `notes` too, which reaches stderr at once, while `out` waits for the end.
+// output size) takes `notes` too, which reaches stderr at once, while `out` waits for the end;
+// one that does long work takes the caller's RunContext too (its stop check, given runs).
 class Action {
  public:
   Action() = default;
   // Implicit, so that a command assigns its lambda: `chosen = [args](std::ostream& out) {...}`.
   template <class F>
   requires std::invocable<F&, std::ostream&> Action(F f)
-      : run_([f = std::move(f)](std::ostream& out, std::ostream&) mutable { return f(out); }) {}
+      : run_([f = std::move(f)](std::ostream& out, std::ostream&, const RunContext&) mutable {
+          return f(out);
+        }) {}
   template <class F>
-  requires std::invocable<F&, std::ostream&, std::ostream&> Action(F f) : run_(std::move(f)) {}
+  requires std::invocable<F&, std::ostream&, std::ostream&> Action(F f)
+      : run_([f = std::move(f)](std::ostream& out, std::ostream& notes, const RunContext&) mutable {
+          return f(out, notes);
+        }) {}
+  template <class F>
+  requires std::invocable<F&, std::ostream&, std::ostream&, const RunContext&> Action(F f)
+      : run_(std::move(f)) {}
 
   explicit operator bool() const { return static_cast<bool>(run_); }
-  int operator()(std::ostream& out, std::ostream& notes) const { return run_(out, notes); }
+  int operator()(std::ostream& out, std::ostream& notes, const RunContext& context) const {
+    return run_(out, notes, context);
+  }
 
  private:
-  std::function<int(std::ostream& out, std::ostream& notes)> run_;
+  std::function<int(std::ostream& out, std::ostream& notes, const RunContext& context)> run_;
 };
 
 // Each command file defines one of these.

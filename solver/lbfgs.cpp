@@ -36,7 +36,7 @@ LbfgsOutcome minimize_lbfgs(const Problem& problem, std::vector<double> start,
                             const LbfgsOptions& options) {
   const std::size_t n = problem.dimension();
   nlopt::opt optimizer(nlopt::LD_LBFGS, static_cast<unsigned>(n));
-  NloptCallbacks callbacks{&problem, &optimizer, nullptr};
+  NloptCallbacks callbacks{&problem, &optimizer, nullptr, 0, &options.stop};
   optimizer.set_lower_bounds(problem.lower_bounds());
   optimizer.set_upper_bounds(problem.upper_bounds());
   optimizer.set_min_objective(nlopt_objective, &callbacks);

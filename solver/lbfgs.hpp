@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/stop.hpp"
 
 namespace scaleopt {
 
@@ -31,6 +32,10 @@ struct LbfgsOptions {
   // Upper bound on objective evaluations (with gradient) for the run. The grid starts of a
   // scaling-law fit need ~70 on average and a few hundred at most.
   int max_evaluations = 3000;
+
+  // Asked before each objective evaluation; once it says true, the run throws Interrupted
+  // (solver/stop.hpp). Empty: never stops.
+  StopCheck stop{};
 
   // Throws InputError naming the field and its bad value ("lbfgs.max_evaluations must be
   // positive, got 0").

@@ -49,7 +49,7 @@ StartOutcome run_start(const Problem& problem, const SolverOptions& options,
                        const AlgorithmInfo& info, std::vector<double> x, int& evaluations) {
   const std::size_t n = problem.dimension();
   nlopt::opt optimizer(info.algorithm, static_cast<unsigned>(n));
-  NloptCallbacks callbacks{&problem, &optimizer, nullptr};
+  NloptCallbacks callbacks{&problem, &optimizer, nullptr, 0, &options.stop};
   std::vector<NloptConstraint> equalities, inequalities;
   equalities.reserve(problem.equality_count());
   inequalities.reserve(problem.inequality_count());
@@ -173,6 +173,7 @@ SolveResult minimize(const Problem& problem, const SolverOptions& options) {
   bool have_best = false, best_verified = false;
   for (int s = 0; s < options.starts + options.fallback_starts; ++s) {
     if (s >= options.starts && best_verified) break;  // fallbacks only while none verified
+    throw_if_stopped(options.stop);
     StartOutcome outcome =
         run_start(problem, options, info, displaced_start(problem, s), result.evaluations);
     if (s > 0) outcome.nlopt_outcome += "; start " + std::to_string(s + 1);

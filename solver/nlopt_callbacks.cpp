@@ -20,6 +20,7 @@ double stop_with_current_exception(NloptCallbacks& callbacks) {
 double nlopt_objective(unsigned n, const double* x, double* gradient, void* data) {
   auto* callbacks = static_cast<NloptCallbacks*>(data);
   try {
+    if (callbacks->stop) throw_if_stopped(*callbacks->stop);
     ++callbacks->evaluations;
     return callbacks->problem->objective({x, n}, gradient_span(gradient, n));
   } catch (...) {

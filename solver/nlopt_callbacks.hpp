@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "scaleopt/solver/problem.hpp"
+#include "scaleopt/solver/stop.hpp"
 
 namespace scaleopt {
 
@@ -19,6 +20,9 @@ struct NloptCallbacks {
   nlopt::opt* optimizer;
   std::exception_ptr error;  // the first exception a callback threw
   int evaluations = 0;       // objective evaluations
+  // Asked before each objective evaluation: once it says true, the objective throws
+  // Interrupted (solver/stop.hpp), which stops NLopt and is rethrown as any other exception.
+  const StopCheck* stop = nullptr;
 };
 
 // One constraint of a problem, as NLopt's `data` pointer for the constraint trampolines.

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "scaleopt/solver/stop.hpp"
+
 namespace scaleopt {
 
 struct SolverOptions {
@@ -48,7 +50,14 @@ struct SolverOptions {
   // costs nothing more.
   int fallback_starts = 2;
 
-  // Throws InputError naming the field and its bad value.
+  // Asked before each start and each objective evaluation, on the thread that runs the solve;
+  // once it says true, the solve throws Interrupted (solver/stop.hpp). The analyses that solve
+  // many times (Monte Carlo, sensitivities, sweeps) ask it between their solves too. Empty:
+  // never stops.
+  StopCheck stop{};
+
+  // Throws InputError naming the field and its bad value; the counts (starts, fallback_starts,
+  // max_evaluations) are checked against solver/limits.hpp.
   void validate() const;
 };
 

@@ -37,7 +37,7 @@ struct FitOptions {
   // Start points; each is polished by L-BFGS. Default: Hoffmann's grid of 4,500.
   std::vector<LogCoefficients> starts = hoffmann_start_grid();
 
-  // The L-BFGS run from each start.
+  // The L-BFGS run from each start. Its `stop` stops the whole fit, and the bootstrap's refits.
   LbfgsOptions lbfgs{};
 
   // A start has converged when ||grad f||_inf <= gradient_tolerance * gradient_scale
