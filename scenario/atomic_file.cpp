@@ -92,6 +92,11 @@ int write_all(int fd, const char* data, std::size_t size) {
 OutputKind check_output(const std::string& path, std::string_view flag,
                         const std::vector<ReadFile>& inputs) {
   if (path.empty()) throw InputError(std::string(flag) + ": empty file name");
+  // The system calls would see the name only up to the NUL: another file.
+  if (path.find('\0') != std::string::npos) {
+    throw InputError(std::string(flag) +
+                     ": the file name holds a NUL byte, which no path may hold");
+  }
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) {
     // Anything but "nothing there" (a name longer than NAME_MAX, a loop of symbolic links

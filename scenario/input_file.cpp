@@ -42,6 +42,11 @@ class Descriptor {
 int open_input(const std::string& path, std::string_view flag, struct stat& status) {
   if (path.empty())
     throw InputError(std::string(flag.empty() ? "input" : flag) + ": empty file name");
+  // open() would read the name only up to the NUL: another file.
+  if (path.find('\0') != std::string::npos) {
+    throw InputError(std::string(flag.empty() ? "input" : flag) +
+                     ": the file name holds a NUL byte, which no path may hold");
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) fail(flag, path, std::string("cannot open the file (") + std::strerror(errno) + ")");
   if (::fstat(fd, &status) != 0) {

@@ -29,6 +29,26 @@ struct Column {
   fail_at_line(path, line, what);
 }
 
+// Why `value` is no run's number ("must be positive, got -2"), or empty.
+std::string value_problem(double value) {
+  if (value > 0.0 && std::isfinite(value)) return {};
+  std::ostringstream message;
+  message << "must be positive, got " << value;
+  return message.str();
+}
+
+// D = C / (6 N) for a run given by its compute, or the reason there is no such D.
+double tokens_of(double params, double data, bool from_flops, std::string& problem) {
+  const double tokens = from_flops ? data / (6.0 * params) : data;
+  if (!(std::isfinite(tokens) && tokens > 0.0)) {
+    std::ostringstream message;
+    message << "D = C / (6 N) = " << data << " / (6 x " << params
+            << ") is not a finite positive number of tokens";
+    problem = message.str();
+  }
+  return tokens;
+}
+
 double read_cell(const std::string& path, int line, const Column& column, const char* cell) {
   const std::string prefix = "column '" + *column.name + "' (" + column.flag + "): ";
   double value = 0.0;
@@ -37,10 +57,8 @@ double read_cell(const std::string& path, int line, const Column& column, const 
   } catch (const InputError& e) {
     fail(path, line, prefix + e.what());
   }
-  if (!(value > 0.0)) {
-    std::ostringstream message;
-    message << prefix << "must be positive, got " << value;
-    fail(path, line, message.str());
+  if (const std::string problem = value_problem(value); !problem.empty()) {
+    fail(path, line, prefix + problem);
   }
   return value;
 }
@@ -89,13 +107,9 @@ RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenRe
       const double params = read_cell(name, line, wanted[0], cells[0]);
       const double data = read_cell(name, line, wanted[1], cells[1]);
       const double loss = read_cell(name, line, wanted[2], cells[2]);
-      const double tokens = from_flops ? data / (6.0 * params) : data;
-      if (!(std::isfinite(tokens) && tokens > 0.0)) {
-        std::ostringstream message;
-        message << "D = C / (6 N) = " << data << " / (6 x " << params
-                << ") is not a finite positive number of tokens";
-        fail(name, line, message.str());
-      }
+      std::string problem;
+      const double tokens = tokens_of(params, data, from_flops, problem);
+      if (!problem.empty()) fail(name, line, problem);
       result.runs.push_back({params, tokens, loss});
       result.last_line = line;
     }
@@ -118,6 +132,50 @@ RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenRe
 RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
   columns.validate();  // a mistake in the flags is said before the file is read
   return read_runs_csv_text(read_input_file(path, kRunsCsvInput), path, columns);
+}
+
+std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsColumn& params,
+                                           const RunsColumn& data, bool data_is_flops,
+                                           const RunsColumn& loss) {
+  const RunsColumn* columns[3] = {&params, &data, &loss};
+  const Unit units[3] = {Unit::count, Unit::count, Unit::number};
+  const std::size_t rows = params.size();
+  for (const RunsColumn* column : columns) {
+    if (column->size() != rows) {
+      throw InputError(name + ": column '" + column->name + "' (" + column->argument + ") has " +
+                       std::to_string(column->size()) + " rows where '" + params.name + "' has " +
+                       std::to_string(rows));
+    }
+  }
+  if (rows == 0) throw InputError(name + ": no runs (no rows)");
+  std::vector<TrainingRun> runs(rows);
+  for (std::size_t row = 0; row < rows; ++row) {
+    const auto fail_here = [&](const std::string& what) {
+      throw InputError(name + ", row " + std::to_string(row) + ": " + what);
+    };
+    double values[3] = {0.0, 0.0, 0.0};
+    for (std::size_t c = 0; c < 3; ++c) {
+      const RunsColumn& column = *columns[c];
+      const std::string prefix = "column '" + column.name + "' (" + column.argument + "): ";
+      if (column.texts.empty()) {
+        values[c] = column.numbers[row];
+      } else {
+        try {
+          values[c] = parse_quantity(column.texts[row], units[c]);
+        } catch (const InputError& e) {
+          fail_here(prefix + e.what());
+        }
+      }
+      if (const std::string problem = value_problem(values[c]); !problem.empty()) {
+        fail_here(prefix + problem);
+      }
+    }
+    std::string problem;
+    const double tokens = tokens_of(values[0], values[1], data_is_flops, problem);
+    if (!problem.empty()) fail_here(problem);
+    runs[row] = {values[0], tokens, values[2]};
+  }
+  return runs;
 }
 
 RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,

@@ -43,4 +43,23 @@ RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns);
 RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
                            const RunsCsvColumns& columns);
 
+// One column of runs held in memory (a DataFrame's, in the Python module): numbers, or the
+// texts of its cells, read as the cells of a file are ("70B", "1.4e9").
+struct RunsColumn {
+  std::string name;                // the column's name
+  std::string argument;            // what chose it, for messages ("params_col")
+  std::vector<double> numbers;     // its cells, or when `texts` is not empty,
+  std::vector<std::string> texts;  // their texts
+  std::size_t size() const { return texts.empty() ? numbers.size() : texts.size(); }
+};
+
+// Row i of each column is run i; with `data_is_flops` the data column is C and D = C / (6 N).
+// Every cell is checked as a file's are, and a column's name is only a name (it is never
+// written into a file): InputError "NAME, row 16: column 'loss' (loss_col): must be positive,
+// got -2" (rows counted from 0, as positions in a DataFrame), or for columns of different
+// lengths or no rows.
+std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsColumn& params,
+                                           const RunsColumn& data, bool data_is_flops,
+                                           const RunsColumn& loss);
+
 }  // namespace scaleopt

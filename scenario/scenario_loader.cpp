@@ -5,9 +5,11 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
+#include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/price_list_file.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_document.hpp"
 #include "scaleopt/scenario/scenario_fingerprint.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
@@ -326,6 +328,38 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario load_scenario_text(std::string_view text, const std::string& name,
                             const std::vector<std::string>& overrides) {
   return load_document(parse_toml_text(text, name), overrides);
+}
+
+// The text, and the name it is reported under. The parsed document is not kept: toml++ copies a
+// table without its nodes' lines, which every message about a key would then lose; parsing the
+// text again per scenario is what keeps them (the file is never read again).
+struct ScenarioDocument::Parsed {
+  std::string text;
+  std::string file;
+};
+
+ScenarioDocument::ScenarioDocument(std::shared_ptr<const Parsed> parsed)
+    : parsed_(std::move(parsed)) {}
+
+ScenarioDocument ScenarioDocument::read(const std::string& path) {
+  std::string text = read_input_file(path, kTomlInput);
+  return ScenarioDocument(std::make_shared<const Parsed>(Parsed{std::move(text), path}));
+}
+
+ScenarioDocument ScenarioDocument::from_text(std::string_view text, const std::string& name) {
+  return ScenarioDocument(std::make_shared<const Parsed>(Parsed{std::string(text), name}));
+}
+
+Scenario ScenarioDocument::load(const std::vector<std::string>& overrides) const {
+  return load_document(parse_toml_text(parsed_->text, parsed_->file), overrides);
+}
+
+const std::string& ScenarioDocument::file() const {
+  return parsed_->file;
+}
+
+const std::string& ScenarioDocument::text() const {
+  return parsed_->text;
 }
 
 }  // namespace scaleopt
