@@ -5,6 +5,7 @@
 
 1. scaleopt.solve on a loaded scenario, beside the same work in C++ (bench_lifecycle
    BM_SolveJson: solve_scenario + solution_json) and beside the binary through a subprocess;
+   and with set= overrides, which make the scenario again from the loaded document;
 2. a 10^6-point fast-path sweep into a DataFrame (the grid of bench_sweep: sardana_compute.toml,
    1000 x 1000), on 2 threads.
 Medians of repeated runs."""
@@ -69,6 +70,12 @@ def main():
         print(f"  {name:20} wall: Python {python_us:7.1f} us, C++ {wall:7.1f} us, difference "
               f"{python_us - wall:6.1f} us; CPU: Python {python_cpu:7.1f} us, C++ {cpu:7.1f} us, "
               f"difference {python_cpu - cpu:6.1f} us")
+    loaded = scaleopt.load(example("sardana_cost.toml"))
+    plain_us = per_call_us(lambda: scaleopt.solve(loaded), number=2000)
+    overrides = {"inference.requests": 2e10}
+    set_us = per_call_us(lambda: scaleopt.solve(loaded, set=overrides), number=1000)
+    print(f"  sardana_cost.toml with set={overrides}: {set_us:.1f} us, {set_us / plain_us:.2f}x "
+          f"solve(loaded) ({plain_us:.1f} us)")
     binary = os.path.join(BUILD, "scaleopt")
     subprocess_us = per_call_us(
         lambda: json.loads(subprocess.run([binary, "solve", example("sardana_cost.toml"), "--json"],

@@ -10,11 +10,15 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -24,11 +28,15 @@
 #include "scaleopt/analysis/sweep_grid.hpp"
 #include "scaleopt/analysis/sweep_runner.hpp"
 #include "scaleopt/cli/app.hpp"
-#include "scaleopt/cli/flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
+#include "scaleopt/scenario/runs_csv.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_document.hpp"
+#include "scaleopt/solver/limits.hpp"
+#include "scaleopt/solver/stop.hpp"
 
 namespace py = pybind11;
 
@@ -92,6 +100,61 @@ py::object to_python(const report::Json& json) {
   }
 }
 
+// Ctrl-C while the library works with the GIL released. Python runs its signal handlers only on
+// the main thread, holding the GIL, between bytecodes: never while a call is in C++. The work's
+// stop check (solver/stop.hpp) is this watch: on the thread that called the library (which runs
+// its share of the work: parallel_for, SweepRunner), at most every 100 ms, it takes the GIL for
+// a moment and lets Python run its handlers (PyErr_CheckSignals). When one raises
+// (KeyboardInterrupt), the check says stop from then on, to every thread: the work throws
+// Interrupted within a step (a point, a sample, an objective evaluation), and the call raises
+// the handler's exception instead of returning. On another Python thread the check costs the
+// GIL for a moment every 100 ms and finds nothing (signals go to the main thread).
+class SignalWatch {
+ public:
+  // Called by the work, from any of its threads.
+  bool operator()() {
+    if (raised_.load(std::memory_order_relaxed)) return true;
+    if (std::this_thread::get_id() != caller_) return false;
+    // The clock read every 16th call only: NLopt asks before each evaluation (~1 us).
+    if (++calls_ % 16 != 0) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll_ < std::chrono::milliseconds(100)) return false;
+    last_poll_ = now;
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) raised_.store(true, std::memory_order_relaxed);
+    return raised_.load(std::memory_order_relaxed);
+  }
+  // Whether a handler raised: its exception is Python's error indicator on the calling thread.
+  bool raised() const { return raised_.load(std::memory_order_relaxed); }
+  StopCheck check() {
+    return [this] { return (*this)(); };
+  }
+
+ private:
+  const std::thread::id caller_ = std::this_thread::get_id();
+  std::chrono::steady_clock::time_point last_poll_ = std::chrono::steady_clock::now();
+  unsigned calls_ = 0;
+  std::atomic<bool> raised_{false};
+};
+
+// `work(stop)` with the GIL released and `stop` watching for Python's signals; its result, or
+// the exception a signal handler raised (whatever the work made is dropped), or the work's own.
+template <class Work>
+auto interruptible(Work work) {
+  SignalWatch watch;
+  std::optional<decltype(work(watch.check()))> result;
+  try {
+    const py::gil_scoped_release release;
+    result.emplace(work(watch.check()));
+  } catch (...) {
+    // Interrupted, or whatever else the work met as it stopped: the handler's exception wins.
+    if (!watch.raised()) throw;
+  }
+  // A handler may have raised after the work's last step: the call is interrupted all the same.
+  if (watch.raised()) throw py::error_already_set();
+  return std::move(*result);
+}
+
 // The solver flags of the command line, as keyword arguments; validate() names a bad field.
 SolverOptions solver_options(const std::string& algorithm, int max_evaluations, int starts,
                              double kkt_tolerance, bool polish) {
@@ -113,25 +176,51 @@ SolveMethod method_of(const std::string& method) {
 
 // `solve --json` of a loaded scenario.
 py::object solve(const Scenario& scenario, const SolverOptions& options) {
-  report::Json json;
-  {
-    const py::gil_scoped_release release;
-    const QuestionSolution solution = solve_scenario(scenario, options);
-    json = report::solution_json(scenario, *scenario.law, solution);
-  }
+  const report::Json json = interruptible([&](const StopCheck& stop) {
+    SolverOptions stoppable = options;
+    stoppable.stop = stop;
+    const QuestionSolution solution = solve_scenario(scenario, stoppable);
+    return report::solution_json(scenario, *scenario.law, solution);
+  });
   return to_python(json);
 }
 
+// One column of a DataFrame's runs: (its name, the keyword that chose it, its cells as
+// float64 or as texts).
+using RunsColumnSpec = std::tuple<std::string, std::string,
+                                  std::variant<std::vector<double>, std::vector<std::string>>>;
+
+RunsColumn runs_column(RunsColumnSpec spec) {
+  RunsColumn column;
+  column.name = std::move(std::get<0>(spec));
+  column.argument = std::move(std::get<1>(spec));
+  if (auto* numbers = std::get_if<std::vector<double>>(&std::get<2>(spec))) {
+    column.numbers = std::move(*numbers);
+  } else {
+    column.texts = std::move(std::get<std::vector<std::string>>(std::get<2>(spec)));
+  }
+  return column;
+}
+
 // A command run in-process with its arguments (after "scaleopt"), as the command line runs it:
-// (exit status, the JSON printed or None, the text printed, the error line).
-py::tuple run_command(const std::vector<std::string>& args) {
+// (exit status, the JSON printed or None, the text printed, the error line). `runs`, for fit:
+// (params, data, loss, whether data is compute) columns, fitted in place of RUNS.csv.
+py::tuple run_command(
+    const std::vector<std::string>& args,
+    std::optional<std::tuple<RunsColumnSpec, RunsColumnSpec, RunsColumnSpec, bool>> runs) {
+  cli::RunContext context;
+  if (runs) {
+    auto& [params, data, loss, flops] = *runs;
+    context.runs =
+        runs_from_columns("the DataFrame", runs_column(std::move(params)),
+                          runs_column(std::move(data)), flops, runs_column(std::move(loss)));
+  }
   std::ostringstream out;
   std::ostringstream err;
-  int status = 0;
-  {
-    const py::gil_scoped_release release;
-    status = cli::run(args, out, err);
-  }
+  const int status = interruptible([&](const StopCheck& stop) {
+    context.stop = stop;
+    return cli::run(args, out, err, context);
+  });
   const std::string text = out.str();
   py::object json = py::none();
   const report::Json parsed = report::Json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -149,11 +238,34 @@ struct SweepColumns {
   py::list algorithm_categories;   // the texts of the algorithm codes (-1: no algorithm)
 };
 
+// The bytes a sweep's DataFrame takes: per row, 8 for each int64 and float64 column (point,
+// points, the varied inputs, the answer's numbers), 1 for each int8 code (status, algorithm),
+// and 8 for the row's index in the list of points solved. Refused above in_memory_limit_bytes
+// (solver/limits.hpp) before anything is allocated: a grid of 10^9 points asks for ~300 GB.
+void check_frame_bytes(const SweepGrid& grid, const Shard& shard, ProblemKind kind) {
+  double numbers = 2.0 + static_cast<double>(grid.axes().size()), codes = 0.0;
+  for (const std::string& name : summary_columns(kind)) {
+    const bool text = name.ends_with("status") || name.ends_with("algorithm");
+    (text ? codes : numbers) += 1.0;
+  }
+  const double rows = static_cast<double>(shard_points(grid.size(), shard));
+  const double bytes = rows * (8.0 * numbers + codes + 8.0);
+  const auto limit = static_cast<double>(in_memory_limit_bytes());
+  if (bytes > limit) {
+    throw InputError("vary: " + format_exact_count(rows) + " rows of " +
+                     std::to_string(static_cast<int>(numbers + codes)) + " columns would take " +
+                     format_quantity(bytes, Unit::bytes) + " in memory, more than " +
+                     format_quantity(limit, Unit::bytes) +
+                     " (the limit: half of this machine's memory); sweep fewer points, split the "
+                     "grid with shard=(i, n), or write it to a file (scaleopt sweep --out)");
+  }
+}
+
 // The columns of `sweep`'s CSV as numpy arrays, solved with the GIL released: int64 point and
 // points, float64 numbers (NaN for an empty cell), int8 codes for status and algorithm.
 py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::string, AxisSpec>>& vary,
                 int threads, const SolverOptions& solver, const std::string& method,
-                std::size_t shard_index, std::size_t shard_count) {
+                long long shard_index, long long shard_count) {
   if (vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
   std::vector<SweepAxis> axes;
   for (const auto& [path, spec] : vary) {
@@ -170,12 +282,18 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   const SweepGrid grid(std::move(axes));
   check_first_point(scenario, grid);
   SweepOptions options;
-  options.threads = cli::parse_threads_flag("--threads", threads);
+  kThreadsLimit.check(threads);
+  options.threads = static_cast<unsigned>(threads);
   options.solver = solver;
+  // The points' NLopt solves ask the call's stop check too (SolverOptions::stop), so that one
+  // slow point does not hold up an interrupt; `stop` is set when the work starts, below.
+  StopCheck stop;
+  options.solver.stop = [&stop] { return stop && stop(); };
   options.method = method_of(method);
   const SweepRunner runner(scenario, grid, options);
-  const std::vector<std::size_t> points =
-      shard_point_list(grid.size(), Shard{shard_index, shard_count});
+  const Shard shard{static_cast<std::size_t>(shard_index), static_cast<std::size_t>(shard_count)};
+  check_frame_bytes(grid, shard, runner.kind());
+  const std::vector<std::size_t> points = shard_point_list(grid.size(), shard);
   const auto rows = static_cast<py::ssize_t>(points.size());
 
   SweepColumns columns;
@@ -219,9 +337,8 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   std::int64_t* point_data = point_array.mutable_data();
   std::int64_t* points_data = points_array.mutable_data();
   const auto grid_points = static_cast<std::int64_t>(grid.size());
-  SweepTally tally;
-  {
-    const py::gil_scoped_release release;
+  const SweepTally tally = interruptible([&](const StopCheck& watch) {
+    stop = watch;
     // On the worker that solved a block: its rows are consecutive in `points`.
     const auto fill = [&](SweepBlock& block) {
       if (block.answers.empty()) return;
@@ -250,9 +367,9 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
             [&](SolvePath p) { codes[code++][row] = static_cast<std::int8_t>(p); });
       }
     };
-    tally = runner.solve(
-        points, fill, [](const SweepBlock&) {}, [] { return false; }, [](std::size_t) {});
-  }
+    return runner.solve(
+        points, fill, [](const SweepBlock&) {}, stop, [](std::size_t) {});
+  });
   py::dict counts;
   counts["points"] = tally.points;
   counts["converged"] = tally.converged;
@@ -276,6 +393,12 @@ PYBIND11_MODULE(_scaleopt, m) {
   // Shards deal blocks of this many consecutive points round-robin (--shard i/n): what
   // scaleopt.dask checks each shard's rows against.
   m.attr("SHARD_BLOCK_POINTS") = kShardBlock;
+  // The counts the library limits, by parameter (solver/limits.hpp): {name: (lowest, highest)}.
+  py::dict limits;
+  for (const CountLimit& limit : count_limits()) {
+    limits[py::str(std::string(limit.parameter))] = py::make_tuple(limit.lowest, limit.highest);
+  }
+  m.attr("COUNT_LIMITS") = limits;
 
   py::class_<Scenario>(m, "Scenario",
                        "A scenario file loaded once, with its overrides: pass it to solve, "
@@ -283,17 +406,33 @@ PYBIND11_MODULE(_scaleopt, m) {
       .def_property_readonly("file", [](const Scenario& s) { return s.file; })
       .def("__repr__", [](const Scenario& s) { return "<scaleopt.Scenario " + s.file + ">"; });
 
-  m.def(
-      "load",
-      [](const std::string& path, const std::vector<std::string>& overrides) {
-        return load_scenario(path, overrides);
-      },
-      py::arg("path"), py::arg("overrides"));
+  py::class_<ScenarioDocument>(m, "ScenarioDocument",
+                               "A scenario file's text, read once: scenarios with overrides are "
+                               "made from it without reading the file again.")
+      .def("load", &ScenarioDocument::load, py::arg("overrides"))
+      .def_property_readonly("file", &ScenarioDocument::file)
+      .def_property_readonly("text", &ScenarioDocument::text);
+  m.def("read_document", &ScenarioDocument::read, py::arg("path"));
   py::class_<SolverOptions>(m, "SolverOptions");
   m.def("solver_options", &solver_options, py::arg("algorithm"), py::arg("max_evaluations"),
         py::arg("starts"), py::arg("kkt_tolerance"), py::arg("polish"));
   m.def("solve", &scaleopt::python::solve, py::arg("scenario"), py::arg("options"));
-  m.def("run_command", &run_command, py::arg("args"));
+  m.def("run_command", &run_command, py::arg("args"), py::arg("runs") = py::none());
+  // A count given as a keyword, against the library's limit for it (solver/limits.hpp):
+  // InputError naming it. An int too large for a double is above every limit.
+  m.def(
+      "check_count",
+      [](const std::string& parameter, const py::int_& count) {
+        const CountLimit* limit = find_count_limit(parameter);
+        if (!limit) throw std::invalid_argument("no limit is named " + parameter);
+        double value = PyLong_AsDouble(count.ptr());
+        if (value == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();  // OverflowError
+          value = count.attr("__gt__")(0).cast<bool>() ? INFINITY : -INFINITY;
+        }
+        limit->check(value);
+      },
+      py::arg("parameter"), py::arg("count"));
   m.def("sweep", &scaleopt::python::sweep, py::arg("scenario"), py::arg("vary"), py::arg("threads"),
         py::arg("solver"), py::arg("method"), py::arg("shard_index"), py::arg("shard_count"));
 }

@@ -12,9 +12,11 @@ command line's message. Quantities are numbers or strings with the command line'
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
+import numbers
 import os
-import tempfile
+import sys
 from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _scaleopt
@@ -34,6 +36,7 @@ __all__ = [
     "uncertainty",
     "fit",
     "roofline",
+    "selftest",
 ]
 
 
@@ -47,12 +50,15 @@ Quantity = Union[int, float, str]
 
 class Scenario:
     """A scenario file loaded once (``load``), with its ``--set`` overrides: solve, sweep and the
-    analyses take it in place of a path and skip reading the file again."""
+    analyses take it in place of a path and skip reading the file again. The file's text is kept:
+    ``set=`` given with a loaded scenario edits that text's document in memory, never the file
+    read again."""
 
     def __init__(self, path: Union[str, os.PathLike], set: Optional[Mapping[str, Quantity]] = None):
-        self.path = os.fspath(path)
+        self.path = _path("path", path)
         self.overrides = _overrides(set)
-        self._native = _scaleopt.load(self.path, self.overrides)
+        self._document = _scaleopt.read_document(self.path)
+        self._native = self._document.load(self.overrides)
 
     def __repr__(self) -> str:
         return f"scaleopt.Scenario({self.path!r}, set={self.overrides!r})"
@@ -64,18 +70,73 @@ def load(path: Union[str, os.PathLike], set: Optional[Mapping[str, Quantity]] = 
     return Scenario(path, set)
 
 
-def _text(value: Quantity) -> str:
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: its type and the start of its repr."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
+
+def _no_nul(name: str, text: str) -> str:
+    # A C string ends at its first NUL: "h100\0x" would be read as "h100".
+    if "\0" in text:
+        raise InputError(f"{name}: holds a NUL byte, which no name, path or value may hold")
+    return text
+
+
+def _string(name: str, value: Any) -> str:
+    """A text argument (a name, an algorithm, a column): TypeError naming it otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: expected a str, got {_shown(value)}")
+    return _no_nul(name, value)
+
+
+def _path(name: str, value: Any) -> str:
+    """A file's path: a str or an os.PathLike of one."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name}: expected a path (str or os.PathLike), got {_shown(value)}")
+    path = os.fspath(value)
+    if not isinstance(path, str):
+        raise TypeError(f"{name}: expected a path as str, got {_shown(path)}")
+    return _no_nul(name, path)
+
+
+def _count(name: str, value: Any) -> int:
+    """A whole number (an int or a numpy integer, not a bool), within the library's limit for
+    ``name`` where it has one (the same as the command line's: ``starts`` at most 100)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected a whole number (int), got {_shown(value)}")
+    value = int(value)
+    if name in _LIMITED:
+        _scaleopt.check_count(name, value)
+    return value
+
+
+def _text(value: Quantity, name: str) -> str:
     """A number or quantity as the command line reads it: floats in their shortest round-trip
     form, so the command sees the same double."""
-    if isinstance(value, bool):
-        raise InputError(f"expected a number or a quantity, got {value!r}")
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+        raise TypeError(f"{name}: expected a number or a quantity (str), got {_shown(value)}")
+    if isinstance(value, str):
+        return _no_nul(name, value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    return repr(float(value))
 
 
 def _overrides(set: Optional[Mapping[str, Quantity]]) -> list:
-    return [f"{key}={_text(value)}" for key, value in (set or {}).items()]
+    if set is None:
+        return []
+    if not isinstance(set, Mapping):
+        raise TypeError("set: expected a dict of scenario keys to values, e.g. "
+                        f"{{'inference.rate': '100M/s'}}, got {_shown(set)}")
+    overrides = []
+    for key, value in set.items():
+        key = _string("set key", key)
+        # A boolean key (inference.attention_flops) takes true or false, as --set writes them.
+        text = ("true" if value else "false") if isinstance(value, bool) else _text(
+            value, f"set[{key!r}]")
+        overrides.append(f"{key}={text}")
+    return overrides
 
 
 def _flag(name: str) -> str:
@@ -83,21 +144,25 @@ def _flag(name: str) -> str:
     return "--" + (name if name in ("E", "A", "B") else name.replace("_", "-"))
 
 
-def _command(command: Sequence[str], positional: Sequence[str] = (), **flags: Any) -> Any:
-    """Runs a command in-process with --json and returns its JSON as Python objects."""
+def _command(command: Sequence[str], positional: Sequence[str] = (), runs=None,
+             **flags: Any) -> Any:
+    """Runs a command in-process with --json and returns its JSON as Python objects; ``runs``:
+    fit's columns (see fit). Each flag's value is checked first, named by its keyword."""
     args = list(command) + list(positional)
     for name, value in flags.items():
         if value is None or value is False:
             continue
         if value is True:
             args.append(_flag(name))
-        elif isinstance(value, (list, tuple)):
+        elif name == "set":  # the one repeated flag: --set KEY=VALUE ...
             for item in value:
-                args += [_flag(name), _text(item)]
+                args += [_flag(name), _text(item, name)]
         else:
-            args += [_flag(name), _text(value)]
+            if name in _LIMITED:
+                _count(name, value)
+            args += [_flag(name), _text(value, name)]
     args.append("--json")
-    status, json, text, error = _scaleopt.run_command(args)
+    status, json, text, error = _scaleopt.run_command(args, runs)
     if status == 2:
         raise InputError(_message(error))
     if json is None:
@@ -114,23 +179,26 @@ def _message(error: str) -> str:
 def _scenario_arguments(scenario: Union[str, os.PathLike, Scenario], set) -> Tuple[str, list]:
     if isinstance(scenario, Scenario):
         return scenario.path, scenario.overrides + _overrides(set)
-    return os.fspath(scenario), _overrides(set)
+    return _path("scenario", scenario), _overrides(set)
 
 
-def _load_with(path: str, overrides: list) -> Scenario:
-    """A Scenario from overrides already written as ``KEY=VALUE`` texts."""
+def _load_with(path: str, overrides: list, document=None) -> Scenario:
+    """A Scenario from overrides already written as ``KEY=VALUE`` texts, from ``document`` (a
+    loaded scenario's, not read again) or from the file at ``path``."""
     loaded = Scenario.__new__(Scenario)
     loaded.path = path
     loaded.overrides = overrides
-    loaded._native = _scaleopt.load(path, overrides)
+    loaded._document = document if document is not None else _scaleopt.read_document(path)
+    loaded._native = loaded._document.load(overrides)
     return loaded
 
 
 def _loaded(scenario: Union[str, os.PathLike, Scenario], set) -> Scenario:
-    if isinstance(scenario, Scenario) and not set:
-        return scenario
-    path, overrides = _scenario_arguments(scenario, set)
-    return _load_with(path, overrides)
+    if isinstance(scenario, Scenario):
+        if not set:
+            return scenario
+        return _load_with(scenario.path, scenario.overrides + _overrides(set), scenario._document)
+    return _load_with(_path("scenario", scenario), _overrides(set))
 
 
 # Keyword arguments that several functions take alike, each group written once: name ->
@@ -184,22 +252,39 @@ def _keywords(**groups: dict):
     return decorate
 
 
+# The counts the library limits (solver/limits.hpp), by keyword: _count checks them.
+_LIMITED = frozenset(_scaleopt.COUNT_LIMITS)
+
 _solver_cache: dict = {}
 
 
 def _solver(solver: dict):
-    """The library's solver options for the ``solver`` group, made once per distinct group."""
-    key = tuple(solver[name] for name in _SOLVER_KEYWORDS)
+    """The library's solver options for the ``solver`` group, made once per distinct group (the
+    types are part of the key: starts=True must not find the options of starts=1)."""
+    key = tuple((value, type(value)) for value in solver.values())
     options = _solver_cache.get(key)
     if options is None:
-        options = _scaleopt.solver_options(*key)
+        algorithm = _string("algorithm", solver["algorithm"])
+        max_evaluations = _count("max_evaluations", solver["max_evaluations"])
+        starts = _count("starts", solver["starts"])
+        kkt_tolerance = solver["kkt_tolerance"]
+        if isinstance(kkt_tolerance, bool) or not isinstance(kkt_tolerance, numbers.Real):
+            raise TypeError(f"kkt_tolerance: expected a number, got {_shown(kkt_tolerance)}")
+        polish = solver["polish"]
+        if not isinstance(polish, bool):
+            raise TypeError(f"polish: expected True or False, got {_shown(polish)}")
+        options = _scaleopt.solver_options(algorithm, max_evaluations, starts,
+                                           float(kkt_tolerance), polish)
         if len(_solver_cache) < 64:
             _solver_cache[key] = options
     return options
 
 
 def _solver_flags(solver: dict) -> dict:
-    """The ``solver`` group as the command line's flags (``--no-polish`` for polish=False)."""
+    """The ``solver`` group as the command line's flags (``--no-polish`` for polish=False),
+    checked by the library first, so that its messages are those of every function
+    (``starts: at most 100 (the limit), got 1000``)."""
+    _solver(solver)
     flags = {name: value for name, value in solver.items() if name != "polish"}
     flags["no_polish"] = not solver["polish"]
     return flags
@@ -268,6 +353,18 @@ def solve(
     )
 
 
+def _module(name: str, needed_by: str):
+    """``import name``, or one line saying which interpreter lacks which package: numpy and
+    pandas are Debian packages, which another python3 first on PATH (pyenv, say) does not see."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise ModuleNotFoundError(
+            f"{needed_by} needs {name}, which this Python ({sys.executable}) cannot import "
+            f"({error}): install the Debian package python3-{name} and run /usr/bin/python3, or "
+            f"install {name} into this interpreter's environment", name=name) from None
+
+
 def _shard(shard) -> Tuple[int, int]:
     if shard is None:
         return 1, 1
@@ -279,17 +376,32 @@ def _shard(shard) -> Tuple[int, int]:
             raise InputError(
                 f"--shard: expected i/n with 1 <= i <= n, e.g. 2/8, got '{shard}'"
             ) from None
-    index, count = shard
-    return int(index), int(count)
+    if not isinstance(shard, (tuple, list)) or len(shard) != 2:
+        raise TypeError(f"shard: expected (i, n) or 'i/n', e.g. (2, 8), got {_shown(shard)}")
+    return _count("shard", shard[0]), _count("shard", shard[1])
 
 
-def _axis(values) -> Union[str, list]:
+def _axis(values, path: str = "") -> Union[str, list]:
     if isinstance(values, str):
-        return values  # a range as --vary writes it: "1M/s..1G/s:log:50"
-    import numpy
-
-    array = numpy.asarray(values, dtype=float).ravel()
+        return _no_nul(f"vary[{path!r}]", values)  # a range as --vary writes it: "1M/s..1G/s:log:50"
+    numpy = _module("numpy", "scaleopt.sweep")
+    try:
+        array = numpy.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"vary[{path!r}]: expected numbers or a range such as '1M/s..1G/s:log:50', "
+                        f"got {_shown(values)} ({error})") from None
     return array.tolist()
+
+
+def _vary(vary) -> list:
+    if not isinstance(vary, Mapping):
+        raise TypeError("vary: expected a dict of scenario keys to values, e.g. "
+                        f"{{'inference.rate': '1M/s..1G/s:log:50'}}, got {_shown(vary)}")
+    return [(_string("vary key", path), _axis(values, path)) for path, values in vary.items()]
+
+
+def _threads(threads) -> int:
+    return 0 if threads is None else _count("threads", threads)
 
 
 @_keywords(solver=_SOLVER_KEYWORDS)
@@ -311,17 +423,19 @@ def sweep(
     varying slowest. Points are solved in C++ on ``threads`` threads (None: one per core) with
     the GIL released. ``shard=(i, n)`` keeps the points of shard i of n, as ``--shard i/n``.
     Numbers are float64 (NaN where the CSV has an empty cell), ``point`` and ``points`` int64,
-    ``status`` and ``algorithm`` categorical."""
-    import pandas
+    ``status`` and ``algorithm`` categorical. The DataFrame may take at most half of the
+    machine's memory (InputError beforehand, with the estimate); Ctrl-C stops the sweep within
+    about a second (KeyboardInterrupt, no rows kept)."""
+    pandas = _module("pandas", "scaleopt.sweep")
 
     loaded = _loaded(scenario, set)
     index, count = _shard(shard)
     names, arrays, statuses, algorithms, _ = _scaleopt.sweep(
         loaded._native,
-        [(path, _axis(values)) for path, values in vary.items()],
-        0 if threads is None else threads,
+        _vary(vary),
+        _threads(threads),
         _solver(solver),
-        method,
+        _string("method", method),
         index,
         count,
     )
@@ -394,26 +508,52 @@ def fit(
 ) -> dict:
     """Fits L(N, D) = E + A/N^alpha + B/D^beta to training runs (``scaleopt fit --json``):
     ``runs`` is a CSV file or a pandas DataFrame, one run per row; give ``tokens_col`` or
-    ``flops_col``. A DataFrame is written to a temporary CSV file that the fit reads."""
+    ``flops_col``. A DataFrame's columns go to the fit as they are (float64 numbers, or texts
+    such as "70B" read as a file's cells), with no file between: a column's name is only a
+    name. Ctrl-C stops the fit within about a second (KeyboardInterrupt)."""
     flags = dict(
-        params_col=params_col,
-        tokens_col=tokens_col,
-        flops_col=flops_col,
-        loss_col=loss_col,
         drop_highest_loss=drop_highest_loss,
         huber_delta=huber_delta,
         bootstrap=bootstrap,
         seed=seed,
         threads=threads,
-        emit_law=emit_law,
+        emit_law=None if emit_law is None else _path("emit_law", emit_law),
     )
+    chosen = [("params_col", params_col), ("tokens_col", tokens_col), ("flops_col", flops_col),
+              ("loss_col", loss_col)]
+    # "--flag=NAME": a name may start with '-', which would read as a flag of its own.
+    columns = [f"{_flag(keyword)}={_string(keyword, name)}" for keyword, name in chosen
+               if name is not None]
     if isinstance(runs, (str, os.PathLike)):
-        return _command(["fit"], [os.fspath(runs)], **flags)
-    with tempfile.TemporaryDirectory(prefix="scaleopt-fit-") as folder:
-        path = os.path.join(folder, "runs.csv")
-        # Shortest round-trip floats: the fit reads the DataFrame's numbers exactly.
-        runs.to_csv(path, index=False, float_format=None)
-        return _command(["fit"], [path], **flags)
+        return _command(["fit"], [_path("runs", runs)] + columns, **flags)
+    pandas = sys.modules.get("pandas")
+    if pandas is None or not isinstance(runs, pandas.DataFrame):
+        raise TypeError(f"runs: expected a CSV file's path or a pandas DataFrame, got {_shown(runs)}")
+    if (tokens_col is None) == (flops_col is None):
+        raise InputError("give exactly one of tokens_col (training tokens D) and flops_col "
+                         "(training compute C = 6 N D)")
+    data = ("tokens_col", tokens_col) if flops_col is None else ("flops_col", flops_col)
+    given = [_runs_column(runs, keyword, name, pandas)
+             for keyword, name in (chosen[0], data, chosen[3])]
+    return _command(["fit", "the DataFrame"] + columns, runs=(*given, flops_col is not None),
+                    **flags)
+
+
+def _runs_column(frame, keyword: str, name: str, pandas) -> tuple:
+    """A DataFrame's column for the fit: (name, keyword, cells), the cells as float64 where the
+    column holds numbers, else as texts (quantities such as "70B", read as a file's cells)."""
+    if name not in frame.columns:
+        names = ", ".join(repr(c)[:40] for c in list(frame.columns)[:10])
+        more = f" and {len(frame.columns) - 10} more" if len(frame.columns) > 10 else ""
+        raise InputError(f"{keyword}: no column {name!r} in the DataFrame (its columns: "
+                         f"{names or 'none'}{more})")
+    column = frame[name]
+    if isinstance(column, pandas.DataFrame):
+        raise InputError(f"{keyword}: {column.shape[1]} columns of the DataFrame are named {name!r}")
+    types = pandas.api.types
+    if types.is_numeric_dtype(column.dtype) and not types.is_bool_dtype(column.dtype):
+        return name, keyword, column.to_numpy(dtype="float64", na_value=float("nan"))
+    return name, keyword, [str(cell) for cell in column]
 
 
 def roofline(
@@ -459,3 +599,11 @@ def roofline(
     )
 
 
+
+
+def selftest(*, instances: int = 10000, seed: int = 1, threads: Optional[int] = None) -> dict:
+    """The stress run (``scaleopt selftest --json``): random but valid problems, each solved by
+    NLopt and by an independent method, with the counts of those that agreed, were infeasible
+    for both, disagreed or failed (docs/reliability.md). Ctrl-C stops it within about a second
+    (KeyboardInterrupt)."""
+    return _command(["selftest"], instances=instances, seed=seed, threads=threads)

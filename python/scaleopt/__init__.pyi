@@ -142,3 +142,9 @@ def roofline(
     bandwidth_efficiency: Optional[Quantity] = ...,
     attention_flops: bool = ...,
 ) -> dict[str, Any]: ...
+def selftest(
+    *,
+    instances: int = ...,
+    seed: int = ...,
+    threads: Optional[int] = ...,
+) -> dict[str, Any]: ...

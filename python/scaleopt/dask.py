@@ -115,11 +115,11 @@ def sweep(
                if name in _OWN or name not in inspect.signature(scaleopt.sweep).parameters]
     if invalid:
         raise TypeError(f"scaleopt.dask.sweep: unexpected keyword argument '{invalid[0]}'")
-    # Read and checked once here: bad input is the command line's message, before any task.
+    # Read and checked once here: bad input is the command line's message, before any task. The
+    # text sent is the one loaded (a loaded scenario's file is not read again).
     loaded = scaleopt._loaded(scenario, set)
-    with open(loaded.path, encoding="utf-8") as file:
-        text = file.read()
-    axes = [(path, scaleopt._axis(values)) for path, values in vary.items()]
+    text = loaded._document.text
+    axes = scaleopt._vary(vary)
     client = _default_client(client)
     count = shards if shards is not None else max(1, sum(client.nthreads().values()))
     if not isinstance(count, int) or count < 1:
