@@ -107,7 +107,9 @@ const CountLimit* find_count_limit(std::string_view parameter);
 // The most memory one answer may take while it is built in memory (a sweep's columns for a
 // DataFrame): half of the machine's physical memory (sysconf _SC_PHYS_PAGES x _SC_PAGESIZE),
 // since what holds the answer may copy it once (pandas does, into its blocks). An estimate
-// above it would end in bad_alloc, or in the machine swapping for hours.
+// above it would end in bad_alloc, or in the machine swapping for hours. Not the memory free
+// now (_SC_AVPHYS_PAGES): that leaves out the page cache, which the kernel gives back, so it
+// would refuse a sweep that fits, and differently from one minute to the next.
 std::uint64_t in_memory_limit_bytes();
 
 // Why `count` is no count from `lowest` to `highest` ("at most 100 (the limit), got SHOWN", "must
