@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 
 namespace scaleopt {
@@ -70,6 +71,10 @@ std::string_view closest_key(std::string_view name,
   std::string_view closest;
   std::size_t best = 3;  // suggest only near misses
   for (std::string_view candidate : candidates) {
+    // The distance is at least the difference in length: a name of megabytes is compared with
+    // nothing (the distance costs the product of the lengths).
+    const std::size_t longer = std::max(name.size(), candidate.size());
+    if (longer - std::min(name.size(), candidate.size()) >= best) continue;
     const std::size_t d = edit_distance(name, candidate);
     if (d < best) {
       best = d;
@@ -165,7 +170,7 @@ void reject_unknown_keys(const std::string& file, const toml::table& table, std:
       list += (list.empty() ? "" : ", ") + std::string(candidate);
     }
     message += "; known keys: " + list;
-    fail_at(file, node, join_key(prefix, name), message);
+    fail_at(file, node, input_excerpt(join_key(prefix, name)), message);
   }
 }
 
