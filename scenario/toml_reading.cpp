@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/input_file.hpp"
+#include "scaleopt/scenario/toml_nesting.hpp"
 
 namespace scaleopt {
 namespace {
@@ -46,6 +47,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 TomlDocument parse(std::string_view text, const std::string& name) {
+  // toml++ recurses once per part of a dotted key: bounded first, or a deep key overflows the
+  // stack.
+  check_toml_nesting(text, name);
   try {
     return {toml::parse(text, name), name};
   } catch (const toml::parse_error& e) {
