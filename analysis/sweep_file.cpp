@@ -245,9 +245,9 @@ SweepLine SweepFileCheck::check(std::string_view line, std::size_t line_number) 
                           ": the rows are swapped or out of order");
   }
   if (open_ && point != point_ + 1) {
-    fail(line_number, "point " + std::to_string(point) + " after point " + std::to_string(point_) +
-                          ": point " + std::to_string(point_ + 1) +
-                          " is missing (rows deleted, swapped or out of order)");
+    fail(line_number, "point " + std::to_string(point) + " follows point " +
+                          std::to_string(point_) + " where point " + std::to_string(point_ + 1) +
+                          " should: the rows are swapped or out of order, or one is deleted");
   }
   if (open_ && point > block_last(block_first_point_, points)) {
     fail(line_number, "no checksum line after the rows of points " +
