@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/csv_errors.hpp"
 #include "scaleopt/scenario/fccp.hpp"
 #include "scaleopt/scenario/input_file.hpp"
@@ -21,8 +22,9 @@ double read_number(const std::string& path, int line, const std::string& column,
   char* end = nullptr;
   const double value = std::strtod(cell, &end);
   if (end == cell || *end != '\0') {
-    fail_at_line(path, line,
-                 "column '" + column + "' (" + flag + "): not a number: '" + cell + "'");
+    fail_at_line(
+        path, line,
+        "column " + quoted_input(column) + " (" + flag + "): not a number: " + quoted_input(cell));
   }
   return value;
 }

@@ -1,46 +1,526 @@
 #include "scaleopt/analysis/sweep_file.hpp"
 
-#include <algorithm>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
-#include <filesystem>
+#include <utility>
 
-#include <unistd.h>
-
+#include "scaleopt/analysis/lifecycle_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 
 namespace scaleopt {
 namespace {
 
-[[noreturn]] void bad_row(const std::string& path, std::size_t line, const std::string& what) {
-  throw InputError(path + ":" + std::to_string(line) + ": " + what +
-                   "; it was not written by this sweep (same scenario, --vary and --shard): "
-                   "remove it, or rerun the command that wrote it");
+std::uint32_t crc_of(std::uint32_t crc, std::string_view text) {
+  return static_cast<std::uint32_t>(
+      crc32_z(crc, reinterpret_cast<const Bytef*>(text.data()), text.size()));
 }
 
-// The cell after the first comma: "points" of a row.
-std::size_t second_cell(const std::string& text, std::size_t begin, std::size_t end) {
-  const std::size_t comma = text.find(',', begin);
-  if (comma == std::string::npos || comma >= end) return std::string::npos;
-  return row_point(text, comma + 1, end);
+// The last point of the block holding `point`.
+std::size_t block_last(std::size_t point, std::size_t grid_points) {
+  return std::min(grid_points, (point / kShardBlock + 1) * kShardBlock) - 1;
+}
+
+// The number a cell starts with, up to a comma or the end; npos when there is none.
+std::size_t leading_count(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data() ||
+      (end != text.data() + text.size() && *end != ',')) {
+    return std::string::npos;
+  }
+  return value;
+}
+
+// Cells of a CSV line; a comma inside double quotes is text.
+std::size_t cell_count(std::string_view line) {
+  std::size_t cells = 1;
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) ++cells;
+  }
+  return cells;
+}
+
+[[noreturn]] void cannot_write(const std::string& path, int error) {
+  throw InputError("--out: cannot write " + path + ": " + std::strerror(error));
+}
+
+// "pid 1234 on node7", from OUT.partial.pid, or what is known without it.
+std::string owner_of(const std::string& out) {
+  std::string text;
+  try {
+    text = read_input_head(partial_owner_path(out), 256);
+  } catch (const InputError&) {
+    return "its pid is not recorded";
+  }
+  unsigned long pid = 0;
+  char host[256] = {};
+  if (std::sscanf(text.c_str(), "pid=%lu host=%255s", &pid, host) < 1) {
+    return "its pid is not recorded";
+  }
+  return "pid " + std::to_string(pid) + (host[0] ? std::string(" on ") + host : std::string());
+}
+
+[[noreturn]] void refuse_second_writer(const std::string& out) {
+  throw InputError("--out: " + partial_path(out) + " is being written by another sweep (" +
+                   owner_of(out) +
+                   "): two sweeps on one --out would mix their rows; wait for it to end, or stop "
+                   "it and continue with --resume");
+}
+
+// Locks `fd` for this process alone, at once or not at all.
+bool lock_alone(int fd) {
+  int result = 0;
+  do {
+    result = ::flock(fd, LOCK_EX | LOCK_NB);
+  } while (result != 0 && errno == EINTR);
+  return result == 0;
 }
 
 }  // namespace
+
+// The grid's values for each point, as the rows print them (",v1,v2"), recomputed from the
+// `grid` field.
+class SweepFileCheck::GridValues {
+ public:
+  explicit GridValues(std::vector<GridSpecAxis> axes) : axes_(std::move(axes)) {
+    for (const GridSpecAxis& axis : axes_) points_ *= axis.count;
+  }
+  std::size_t points() const { return points_; }
+  const std::string& text(std::size_t point) {
+    text_.clear();
+    std::size_t index = point;
+    values_.resize(axes_.size());
+    for (std::size_t a = axes_.size(); a-- > 0;) {  // row-major, as analysis/sweep_grid.hpp
+      const GridSpecAxis& axis = axes_[a];
+      values_[a] = axis_value(axis.low, axis.high, axis.log_scale, axis.count, index % axis.count);
+      index /= axis.count;
+    }
+    for (const double v : values_) {
+      text_ += ',';
+      append_number(text_, v);
+    }
+    return text_;
+  }
+
+ private:
+  std::vector<GridSpecAxis> axes_;
+  std::size_t points_ = 1;
+  std::vector<double> values_;
+  std::string text_;
+};
 
 std::string partial_path(const std::string& out) {
   return out + ".partial";
 }
 
-std::size_t row_point(const std::string& text, std::size_t begin, std::size_t end) {
-  std::size_t point = 0;
-  const auto [ptr, error] = std::from_chars(text.data() + begin, text.data() + end, point);
-  if (error != std::errc() || ptr == text.data() + begin ||
-      (ptr != text.data() + end && *ptr != ',')) {
-    return std::string::npos;
+std::string partial_owner_path(const std::string& out) {
+  return out + ".partial.pid";
+}
+
+std::uint32_t checksum_seed(const Provenance& provenance, std::string_view header) {
+  Provenance bound = provenance;
+  std::erase_if(bound.fields, [](const auto& field) { return field.first == "shard"; });
+  std::uint32_t crc = crc_of(0, bound.text());
+  crc = crc_of(crc, header);
+  return crc_of(crc, "\n");
+}
+
+std::string checksum_line(std::size_t first, std::size_t last, std::uint32_t crc) {
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", crc);
+  return std::string(kChecksumPrefix) + "points=" + std::to_string(first) + ".." +
+         std::to_string(last) + " crc32=" + hex + "\n";
+}
+
+SweepChecksums::SweepChecksums(std::uint32_t seed, std::size_t grid_points)
+    : seed_(seed), grid_points_(grid_points) {}
+
+void SweepChecksums::resume_block(std::size_t first_point, std::size_t last_point,
+                                  std::uint32_t crc) {
+  open_ = true;
+  first_ = first_point;
+  last_ = last_point;
+  crc_ = crc;
+}
+
+std::string SweepChecksums::add(std::span<const SweepPoint> points, std::string_view rows) {
+  std::string text;
+  text.reserve(rows.size() + (points.size() / kShardBlock + 2) * 64);
+  std::size_t begin = 0;  // of the rows not yet in a block's CRC
+  std::size_t end = 0;
+  for (const SweepPoint& p : points) {
+    end = rows.find('\n', end) + 1;
+    if (!open_) {
+      open_ = true;
+      first_ = p.point;
+      crc_ = seed_;
+    }
+    last_ = p.point;
+    if (p.point == block_last(p.point, grid_points_)) {
+      const std::string_view block = rows.substr(begin, end - begin);
+      crc_ = crc_of(crc_, block);
+      text += block;
+      text += checksum_line(first_, last_, crc_);
+      open_ = false;
+      begin = end;
+    }
   }
-  return point;
+  const std::string_view rest = rows.substr(begin);
+  crc_ = crc_of(crc_, rest);
+  text += rest;
+  return text;
+}
+
+std::string SweepChecksums::close_unfinished() {
+  if (!open_) return "";
+  open_ = false;
+  return checksum_line(first_, last_, crc_);
+}
+
+SweepFileCheck::SweepFileCheck(std::string path, const Provenance& provenance, std::string header)
+    : path_(std::move(path)) {
+  const std::string* grid = provenance.find("grid");
+  grid_ = std::make_unique<GridValues>(parse_grid_spec(grid ? *grid : "", path_));
+  const std::string* shard = provenance.find("shard");
+  shard_ = parse_shard_field(shard ? std::string_view(*shard) : "", path_);
+  cells_ = cell_count(header);
+  seed_ = checksum_seed(provenance, header);
+}
+
+SweepFileCheck::~SweepFileCheck() = default;
+
+std::size_t SweepFileCheck::grid_points() const {
+  return grid_->points();
+}
+
+void SweepFileCheck::fail(std::size_t line, const std::string& what) const {
+  throw InputError(path_ + ":" + std::to_string(line) + ": " + what);
+}
+
+SweepLine SweepFileCheck::check(std::string_view line, std::size_t line_number) {
+  if (line.starts_with(kChecksumPrefix)) {
+    check_checksum(line, line_number);
+    return SweepLine::checksum;
+  }
+  if (line.starts_with("#")) fail(line_number, "a comment line among the rows");
+  if (unfinished_) {
+    fail(line_number, "a row after the checksum line of an unfinished block (of points " +
+                          std::to_string(block_first_point_) + " to " + std::to_string(point_) +
+                          "): the file was edited");
+  }
+  const std::size_t points = grid_->points();
+  const std::size_t point = leading_count(line);
+  const std::size_t comma = line.find(',');
+  const std::size_t count =
+      comma == std::string::npos ? std::string::npos : leading_count(line.substr(comma + 1));
+  if (point == std::string::npos || count == std::string::npos) {
+    fail(line_number, "expected point,points,...");
+  }
+  if (count != points) {
+    fail(line_number, "a grid of " + std::to_string(count) +
+                          " points, where its provenance (grid) gives " + std::to_string(points));
+  }
+  if (point >= points) {
+    fail(line_number, "point " + std::to_string(point) + " is outside the grid of " +
+                          std::to_string(points) + " points");
+  }
+  if (!in_shard(point, shard_)) {
+    fail(line_number, "point " + std::to_string(point) + " is not in the file's shard (" +
+                          shard_text(shard_) + ")");
+  }
+  if (any_row_ && point <= point_) {
+    fail(line_number, "point " + std::to_string(point) + " after point " + std::to_string(point_) +
+                          ": the rows are swapped or out of order");
+  }
+  if (open_ && point != point_ + 1) {
+    fail(line_number, "point " + std::to_string(point) + " follows point " +
+                          std::to_string(point_) + " where point " + std::to_string(point_ + 1) +
+                          " should: the rows are swapped or out of order, or one is deleted");
+  }
+  if (open_ && point > block_last(block_first_point_, points)) {
+    fail(line_number, "no checksum line after the rows of points " +
+                          std::to_string(block_first_point_) + " to " + std::to_string(point_) +
+                          ": the file was edited");
+  }
+  if (!open_ && point % kShardBlock != 0) {
+    fail(line_number, "point " + std::to_string(point) + " begins a block of rows, which begins " +
+                          "at a multiple of " + std::to_string(kShardBlock) +
+                          ": rows are missing, swapped or out of order");
+  }
+  const std::size_t values_begin = line.find(',', comma + 1);
+  const std::string& values = grid_->text(point);
+  if (values_begin == std::string::npos || line.compare(values_begin, values.size(), values) != 0 ||
+      line.size() <= values_begin + values.size() || line[values_begin + values.size()] != ',') {
+    fail(line_number, "point " + std::to_string(point) +
+                          " has other values of the varied inputs than the grid gives (" +
+                          values.substr(1) + ")");
+  }
+  if (const std::size_t cells = cell_count(line); cells != cells_) {
+    fail(line_number, std::to_string(cells) + " cells where the header has " +
+                          std::to_string(cells_) + ": a row cut short, lengthened or edited");
+  }
+  if (!open_) {
+    open_ = true;
+    crc_ = seed_;
+    block_first_point_ = point;
+    block_first_line_ = line_number;
+  }
+  crc_ = crc_of(crc_of(crc_, line), "\n");
+  any_row_ = true;
+  point_ = point;
+  return SweepLine::row;
+}
+
+void SweepFileCheck::check_checksum(std::string_view line, std::size_t line_number) {
+  if (!open_) fail(line_number, "a checksum line with no rows before it: the file was edited");
+  std::string_view fields = line.substr(kChecksumPrefix.size());
+  std::size_t first = 0, last = 0;
+  unsigned long crc = 0;
+  bool ok = fields.starts_with("points=");
+  if (ok) {
+    fields.remove_prefix(7);
+    auto [end, error] = std::from_chars(fields.data(), fields.data() + fields.size(), first);
+    ok = error == std::errc() && std::string_view(end, 2) == "..";
+    if (ok) {
+      const char* rest = end + 2;
+      auto [end2, error2] = std::from_chars(rest, fields.data() + fields.size(), last);
+      const std::string_view tail(end2,
+                                  static_cast<std::size_t>(fields.data() + fields.size() - end2));
+      ok = error2 == std::errc() && tail.starts_with(" crc32=") && tail.size() == 7 + 8;
+      if (ok) {
+        const auto [end3, error3] =
+            std::from_chars(tail.data() + 7, tail.data() + tail.size(), crc, 16);
+        ok = error3 == std::errc() && end3 == tail.data() + tail.size();
+      }
+    }
+  }
+  if (!ok) {
+    fail(line_number, "not a checksum line (expected " + std::string(kChecksumPrefix) +
+                          "points=FIRST..LAST crc32=8 hex digits)");
+  }
+  if (first != block_first_point_ || last != point_) {
+    fail(line_number, "the checksum line is for points " + std::to_string(first) + " to " +
+                          std::to_string(last) + ", the rows before it are points " +
+                          std::to_string(block_first_point_) + " to " + std::to_string(point_) +
+                          ": the file was edited");
+  }
+  if (crc != crc_) {
+    fail(line_number, "the rows of points " + std::to_string(first) + " to " +
+                          std::to_string(last) + " (lines " + std::to_string(block_first_line_) +
+                          " to " + std::to_string(line_number - 1) +
+                          ") do not match their checksum: a cell was edited or damaged, or the "
+                          "provenance lines are another sweep's");
+  }
+  open_ = false;
+  unfinished_ = last != block_last(first, grid_->points());
+  last_crc_ = crc_;
+}
+
+PartialRows read_partial(const std::string& path, const Provenance& provenance,
+                         const std::string& header) {
+  InputLines lines(path, kMaxSweepLineBytes);
+  std::string_view line;
+  bool complete = true;
+  std::uint64_t bytes = 0;  // read so far, newlines included
+  Provenance found;
+  bool have_line = false;
+  while ((have_line = lines.next(line, complete)) && complete &&
+         read_provenance_line(line, found)) {
+    bytes += line.size() + 1;
+  }
+  check_provenance(path, found, provenance);
+  if (!have_line || !complete || line != header) {
+    throw InputError(path + ":" + std::to_string(lines.line_number()) +
+                     ": the header differs from this sweep's columns; it was not written by this "
+                     "sweep (same scenario, --vary and --shard): remove it, or rerun the command "
+                     "that wrote it");
+  }
+  bytes += line.size() + 1;
+  SweepFileCheck check(path, provenance, header);
+  std::vector<std::size_t> shard_points;
+  PartialRows rows;
+  rows.keep_bytes = bytes;
+  std::size_t points = 0;     // rows read
+  std::size_t tail_rows = 0;  // rows after the last checksum line
+  while (lines.next(line, complete) && complete) {
+    bytes += line.size() + 1;
+    const SweepLine kind = check.check(line, lines.line_number());
+    if (kind == SweepLine::row) {
+      // The shard's points, in order from its first: what a sweep writes.
+      const std::size_t expected = shard_point(points, check.grid_points(), check.shard());
+      if (check.point() != expected) {
+        throw InputError(path + ":" + std::to_string(lines.line_number()) + ": point " +
+                         std::to_string(check.point()) + " where the shard's next point is " +
+                         std::to_string(expected) + ": rows are missing or out of order");
+      }
+      ++points;
+      ++tail_rows;
+      continue;
+    }
+    rows.points = points;
+    rows.dropped_rows = tail_rows = 0;
+    if (check.unfinished()) {
+      // An orderly stop closed the block early: the rows stay, the block goes on.
+      rows.block_open = true;
+      rows.block_first_point = check.block_first_point();
+      rows.block_last_point = check.point();
+      rows.block_crc = check.last_crc();
+      rows.keep_bytes = bytes - line.size() - 1;
+    } else {
+      rows.block_open = false;
+      rows.keep_bytes = bytes;
+    }
+  }
+  rows.dropped_rows = tail_rows + (complete ? 0 : 1);
+  return rows;
+}
+
+void refuse_if_being_written(const std::string& out) {
+  const int fd = ::open(partial_path(out).c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  const bool held = !lock_alone(fd);
+  ::close(fd);  // and with it the lock, when it was taken here
+  if (held) refuse_second_writer(out);
+}
+
+PartialFile::PartialFile(std::string out, int fd, const std::vector<ReadFile>& inputs)
+    : out_(std::move(out)), path_(partial_path(out_)), fd_(fd) {
+  // Who holds the lock, for the message that refuses a second writer.
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  const std::string owner =
+      "pid=" + std::to_string(::getpid()) + (host[0] ? std::string(" host=") + host : "") + "\n";
+  try {
+    if (check_output(partial_owner_path(out_), "--out", inputs) == OutputKind::in_place) {
+      throw InputError("--out: " + partial_owner_path(out_) +
+                       " is not a regular file (a symbolic link, device or FIFO): remove it");
+    }
+    write_file_atomically(partial_owner_path(out_), owner, "--out", inputs);
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+PartialFile::PartialFile(PartialFile&& other) noexcept
+    : out_(std::move(other.out_)),
+      path_(std::move(other.path_)),
+      fd_(std::exchange(other.fd_, -1)),
+      bytes_(other.bytes_) {}
+
+PartialFile::~PartialFile() {
+  if (fd_ < 0) return;
+  // Still ours while the lock is held: nobody else writes the pid file meanwhile.
+  std::remove(partial_owner_path(out_).c_str());
+  ::close(fd_);
+}
+
+PartialFile PartialFile::create(const std::string& out, std::string_view head,
+                                const std::vector<ReadFile>& inputs) {
+  const std::string path = partial_path(out);
+  // Written and locked under a temporary name, then linked to OUT.partial, which fails when
+  // the name exists: the partial file appears only whole and locked, and only once.
+  std::string name = hidden_sibling_pattern(path);
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) cannot_write(path, errno);
+  const auto fail = [&](int error) {
+    ::unlink(name.c_str());
+    ::close(fd);
+    cannot_write(path, error);
+  };
+  if (::fchmod(fd, 0644) != 0) fail(errno);
+  if (!lock_alone(fd)) fail(errno);
+  if (const int error = write_all(fd, head)) fail(error);
+  if (::link(name.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(name.c_str());
+    ::close(fd);
+    if (error == EEXIST) {
+      // Another sweep created it since we looked: say whose it is.
+      refuse_if_being_written(out);
+      throw InputError("--out: " + path +
+                       " appeared while this sweep started: is another sweep "
+                       "writing the same --out? Add --resume to continue it once it has ended");
+    }
+    cannot_write(path, error);
+  }
+  ::unlink(name.c_str());
+  try {
+    PartialFile file(out, fd, inputs);
+    file.bytes_ = head.size();
+    return file;
+  } catch (...) {
+    ::unlink(path.c_str());  // created just now, and this sweep's alone: nothing is left
+    throw;
+  }
+}
+
+PartialFile PartialFile::open_existing(const std::string& out,
+                                       const std::vector<ReadFile>& inputs) {
+  const std::string path = partial_path(out);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) cannot_write(path, errno);
+  if (!lock_alone(fd)) {
+    ::close(fd);
+    refuse_second_writer(out);
+  }
+  struct stat status {};
+  const bool sized = ::fstat(fd, &status) == 0;
+  PartialFile file(out, fd, inputs);
+  if (sized) file.bytes_ = static_cast<std::uint64_t>(status.st_size);
+  return file;
+}
+
+void PartialFile::keep(std::uint64_t bytes) {
+  struct stat status {};
+  if (::fstat(fd_, &status) != 0) cannot_write(path_, errno);
+  bytes_ = bytes;
+  if (static_cast<std::uint64_t>(status.st_size) == bytes) return;
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
+    throw InputError(path_ + ": cannot cut off its unfinished rows (" + std::strerror(errno) + ")");
+  }
+}
+
+void PartialFile::append(std::string_view text) {
+  if (const int error = write_all(fd_, text)) cannot_write(path_, error);
+  bytes_ += text.size();
+}
+
+void PartialFile::finish(const std::vector<ReadFile>& inputs) {
+  // On disk before it is named (the rename is synced with its folder), and whole.
+  if (::fsync(fd_) != 0) cannot_write(path_, errno);
+  struct stat status {};
+  if (::fstat(fd_, &status) != 0) cannot_write(path_, errno);
+  if (static_cast<std::uint64_t>(status.st_size) != bytes_) {
+    throw InputError("--out: " + path_ + " holds " + std::to_string(status.st_size) +
+                     " bytes where " + std::to_string(bytes_) +
+                     " were written: did something else write to it? It is not renamed to " + out_);
+  }
+  if (check_output(out_, "--out", inputs) != OutputKind::in_place) {
+    rename_into_place(path_, out_, "--out");
+    return;
+  }
+  write_file_atomically(out_, read_input_file(path_, kPartialInput), "--out", inputs);
+  // The rows are in OUT: a partial file left over would only be untidy. Removed only while it
+  // is still this sweep's file (the same inode as the locked descriptor).
+  struct stat mine {
+  }, named{};
+  if (::fstat(fd_, &mine) == 0 && ::stat(path_.c_str(), &named) == 0 &&
+      mine.st_ino == named.st_ino && mine.st_dev == named.st_dev) {
+    ::unlink(path_.c_str());
+  }
 }
 
 void check_provenance(const std::string& path, const Provenance& found,
@@ -59,94 +539,13 @@ void check_provenance(const std::string& path, const Provenance& found,
   }
 }
 
-PartialRows read_partial(const std::string& path, const Provenance& provenance,
-                         const std::string& header, std::size_t grid_points,
-                         const std::function<bool(std::size_t)>& accept,
-                         const std::function<std::string(std::size_t)>& values_text) {
-  std::string text = read_input_file(path, kPartialInput);
-  // A kill during a write can leave a line without its newline: it is cut off.
-  const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  if (complete < text.size()) {
-    if (::truncate(path.c_str(), static_cast<off_t>(complete)) != 0) {
-      throw InputError(path + ": cannot cut off its unfinished last line (" + std::strerror(errno) +
-                       ")");
-    }
-    text.resize(complete);
-  }
-  Provenance found;
-  const std::size_t header_begin = read_provenance(text, found);
-  check_provenance(path, found, provenance);
-  std::size_t line = 1 + found.fields.size();
-  const std::size_t header_end = text.find('\n', header_begin);
-  if (header_end == std::string::npos ||
-      text.compare(header_begin, header_end - header_begin, header) != 0) {
-    bad_row(path, line, "the header differs from this sweep's columns");
-  }
-  PartialRows rows;
-  for (std::size_t begin = header_end + 1; begin < text.size();) {
-    const std::size_t end = text.find('\n', begin);
-    ++line;
-    const std::size_t point = row_point(text, begin, end);
-    if (point == std::string::npos || second_cell(text, begin, end) != grid_points) {
-      bad_row(path, line, "expected point," + std::to_string(grid_points) + ",... ");
-    }
-    if (point >= grid_points || !accept(point)) {
-      bad_row(path, line, "point " + std::to_string(point) + " is not in this sweep's shard");
-    }
-    const std::string values = values_text(point);
-    const std::size_t after_points = text.find(',', text.find(',', begin) + 1);
-    if (text.compare(after_points, values.size(), values) != 0) {
-      bad_row(path, line, "point " + std::to_string(point) + " has other input values");
-    }
-    if (!rows.points.empty() && point <= rows.points.back()) rows.ordered = false;
-    rows.points.push_back(point);
-    begin = end + 1;
-  }
-  std::sort(rows.points.begin(), rows.points.end());
-  if (std::adjacent_find(rows.points.begin(), rows.points.end()) != rows.points.end()) {
-    bad_row(path, line, "a point appears twice");
-  }
-  return rows;
-}
-
-PartialFile::PartialFile(const std::string& path, const std::string& header, bool append)
-    : path_(path), stream_(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc)) {
-  if (!stream_) throw InputError(path + ": cannot write (" + std::strerror(errno) + ")");
-  if (!append) this->append(header + "\n");
-}
-
-void PartialFile::append(const std::string& rows) {
-  stream_.write(rows.data(), static_cast<std::streamsize>(rows.size()));
-  stream_.flush();
-  if (!stream_) throw InputError(path_ + ": cannot write (" + std::strerror(errno) + ")");
-}
-
-void finish_partial(const std::string& partial, const std::string& out, bool ordered,
-                    const std::vector<ReadFile>& inputs) {
-  if (ordered && check_output(out, "--out", inputs) != OutputKind::in_place) {
-    rename_into_place(partial, out, "--out");
-    return;
-  }
-  std::string text = read_input_file(partial, kPartialInput);
-  if (!ordered) {
-    Provenance provenance;
-    const std::size_t header_end = text.find('\n', read_provenance(text, provenance)) + 1;
-    std::vector<std::pair<std::size_t, std::pair<std::size_t, std::size_t>>> rows;
-    for (std::size_t begin = header_end; begin < text.size();) {
-      const std::size_t end = text.find('\n', begin) + 1;
-      rows.push_back({row_point(text, begin, end - 1), {begin, end}});
-      begin = end;
-    }
-    std::sort(rows.begin(), rows.end());
-    std::string sorted = text.substr(0, header_end);
-    sorted.reserve(text.size());
-    for (const auto& [point, span] : rows)
-      sorted.append(text, span.first, span.second - span.first);
-    text = std::move(sorted);
-  }
-  write_file_atomically(out, text, "--out", inputs);
-  std::error_code ignored;  // the rows are in OUT: a partial file left over is only untidy
-  std::filesystem::remove(partial, ignored);
+void check_disk_space(const std::string& out, double needed_bytes, std::uint64_t free_bytes) {
+  if (needed_bytes <= static_cast<double>(free_bytes)) return;
+  throw InputError("--out: " + out + " needs about " +
+                   format_quantity(needed_bytes, Unit::bytes, 3) + ", more than the " +
+                   format_quantity(static_cast<double>(free_bytes), Unit::bytes, 3) +
+                   " free where it goes: free some space or choose another --out "
+                   "(--ignore-disk-space writes anyway)");
 }
 
 }  // namespace scaleopt

@@ -177,4 +177,10 @@ std::size_t shard_points(std::size_t points, const Shard& shard) {
   return count;
 }
 
+std::size_t shard_point(std::size_t index, std::size_t points, const Shard& shard) {
+  const std::size_t block = (shard.index - 1) + (index / kShardBlock) * shard.count;
+  const std::size_t point = block * kShardBlock + index % kShardBlock;
+  return point < points ? point : points;
+}
+
 }  // namespace scaleopt

@@ -72,4 +72,8 @@ std::vector<std::size_t> shard_point_list(std::size_t points, const Shard& shard
 // How many of a grid's `points` fall in `shard` (without visiting them).
 std::size_t shard_points(std::size_t points, const Shard& shard);
 
+// The `index`-th point of `shard` (from 0; the points in increasing order), or `points` when
+// the shard has no more.
+std::size_t shard_point(std::size_t index, std::size_t points, const Shard& shard);
+
 }  // namespace scaleopt

@@ -1,7 +1,7 @@
 #pragma once
 // Where a sweep or Monte Carlo file came from, as comment lines before its CSV header:
 //
-//   # scaleopt-provenance: schema=1
+//   # scaleopt-provenance: schema=2
 //   # scaleopt-provenance: version=0.1.0
 //   # scaleopt-provenance: command=sweep
 //   # scaleopt-provenance: grid=inference.rate=1e+06..1e+09:log:50
@@ -36,7 +36,7 @@ inline constexpr std::string_view kProvenancePrefix = "# scaleopt-provenance: ";
 // in a way a reader would notice. Not report::kJsonSchemaVersion, which numbers the layout of
 // the --json answers (docs/json.md): a CSV file and a JSON answer change independently (a new
 // JSON key leaves the files as they were), and a reader of either checks only its own number.
-inline constexpr int kSweepFileSchema = 1;
+inline constexpr int kSweepFileSchema = 2;
 
 // scaleopt's version (CMake's project version): what `scaleopt --version` prints and the
 // provenance lines record.

@@ -46,7 +46,9 @@ void add_merge_command(CLI::App& app, Action& chosen) {
   command->footer(
       "The files' provenance lines must agree in every field but the shard (same scenario\n"
       "after --set, grid, solver options, version), the headers must be equal, every row's\n"
-      "varied values must be the grid's, and every point must be there once. The merge is\n"
+      "varied values must be the grid's, each block of 64 rows must match its checksum line\n"
+      "(an edited, cut or mixed file is refused at its line), and every point must be there\n"
+      "once. The merge is\n"
       "streamed in point order (memory independent of the number of points) and equals the\n"
       "unsharded sweep byte for byte (its provenance says shard=all).\n"
       "Examples (two shards, then the merge):\n"

@@ -153,7 +153,12 @@ int run_report(const ReportArgs& args, std::ostream& out) {
          plot_command_line("cost-vs-context-models", name, args.overrides)});
   }
   add_analyses(inputs, scenario, args);
-  write_file_atomically(args.out, report_html(inputs), "--out", read_files);
+  const std::string html = report_html(inputs);
+  if (const std::string defect = report_html_defect(html, inputs.figures.size()); !defect.empty()) {
+    throw InputError("--out: " + args.out + ": the report is not whole (" + defect +
+                     "); nothing written");
+  }
+  write_file_atomically(args.out, html, "--out", read_files);
   out << "Wrote " << args.out << " (" << inputs.figures.size() << " figures)\n";
   return kExitOk;
 }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "scaleopt/analysis/input_scaling.hpp"
@@ -37,6 +38,7 @@ struct SweepArgs {
   std::string shard = "1/1";
   bool resume = false;
   std::string stop_after;  // empty: solve every point
+  bool ignore_disk_space = false;
 };
 
 std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<std::string>& vary) {
@@ -56,6 +58,7 @@ std::vector<SweepAxis> parse_axes(const Scenario& scenario, const std::vector<st
 struct Progress {
   std::size_t todo = 0;
   std::size_t resumed = 0;
+  std::size_t written = 0;  // rows written by this run
   SweepTally tally;
   bool interrupted = false;
   bool stopped = false;  // --stop-after reached
@@ -79,9 +82,8 @@ void print_summary(std::ostream& out, const SweepArgs& args, const SweepGrid& gr
     return;
   }
   if (p.interrupted) {
-    out << "interrupted: " << p.tally.points << " of " << p.todo
-        << " points solved; every finished row is in " << partial
-        << " (continue with the same command and --resume)\n";
+    out << "interrupted: " << p.written << " of " << p.todo << " points solved and written to "
+        << partial << " (continue with the same command and --resume)\n";
   } else if (p.stopped) {
     out << "stopped after " << p.tally.points << " points (--stop-after); the rows so far are in "
         << partial << " (continue with the same command and --resume)\n";
@@ -125,20 +127,14 @@ bool check_partial(const std::string& partial, const std::vector<ReadFile>& inpu
   return kind == OutputKind::file;
 }
 
-// A sweep this large writes gigabytes: say how much before the first point is solved, from the
-// length of point 0's row (rows differ by a few digits only).
-void note_output_size(std::ostream& notes, const SweepRunner& runner, const SweepCsvWriter& csv,
-                      std::size_t rows, const std::string& file) {
+// The bytes of a row, from the length of point 0's row (rows differ by a few digits only).
+std::size_t row_bytes(const SweepRunner& runner, const SweepCsvWriter& csv) {
   std::string first_row;
   const std::size_t first[] = {0};
   (void)runner.solve(
       first, nullptr, [&](const SweepBlock& block) { first_row += csv.rows(block.answers); },
       [] { return false; }, [](std::size_t) {});
-  const double bytes = static_cast<double>(csv.header().size() + 1) +
-                       static_cast<double>(first_row.size()) * static_cast<double>(rows);
-  notes << "scaleopt: note: " << file << " will hold " << rows << " rows, about "
-        << format_quantity(bytes, Unit::bytes, 3) << " (" << first_row.size() << " bytes a row)\n"
-        << std::flush;
+  return first_row.size();
 }
 
 int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
@@ -167,11 +163,19 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   const bool have_out = check_sweep_output(args.out, inputs);
   const std::string partial = partial_path(args.out);
   const bool have_partial = check_partial(partial, inputs);
-  if (have_partial && !args.resume) {
-    throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
-                     "continue it, or remove the file to start again");
-  }
-  if (!have_partial && args.resume && have_out) {
+  // OUT.partial is this process's alone from here on (flock): a second sweep on the same --out
+  // is refused at once, naming this one's pid (analysis/sweep_file.hpp).
+  std::optional<PartialFile> file;
+  PartialRows done;
+  if (have_partial) {
+    if (!args.resume) {
+      refuse_if_being_written(args.out);
+      throw InputError(partial + ": an interrupted sweep's rows are there: add --resume to " +
+                       "continue it, or remove the file to start again");
+    }
+    file.emplace(PartialFile::open_existing(args.out, inputs));
+    done = read_partial(partial, provenance, header);
+  } else if (args.resume && have_out) {
     // A finished shard resubmitted with the rest of a job array: nothing left to do.
     // Room for another grid's longer provenance lines; a longer head is not this sweep's.
     const std::string text = read_input_head(
@@ -185,26 +189,41 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     out << args.out << " is complete: nothing to resume\n";
     return kExitOk;
   }
-  PartialRows done;
-  if (have_partial) {
-    done = read_partial(
-        partial, provenance, header, grid.size(), [&](std::size_t p) { return in_shard(p, shard); },
-        [&](std::size_t p) { return csv.values_text(p); });
-  }
   Progress progress;
-  progress.resumed = done.points.size();
-  progress.todo = shard_points(grid.size(), shard) - done.points.size();
+  progress.resumed = done.points;
+  progress.todo = shard_points(grid.size(), shard) - done.points;
   std::size_t limit = progress.todo;
   if (stop_after > 0 && stop_after < limit) {
     limit = stop_after;
     progress.stopped = true;
   }
-  if (const std::size_t rows = shard_points(grid.size(), shard); rows > kSweepSizeNotePoints) {
-    note_output_size(notes, runner, csv, rows, args.out);
+  // What the rows still to write need on disk, against what the disk has, before a byte is
+  // written: a sweep larger than the disk would fail hours in.
+  const std::size_t rows = shard_points(grid.size(), shard);
+  const std::size_t bytes_a_row = row_bytes(runner, csv);
+  const double needed_bytes =
+      static_cast<double>(have_partial ? 0 : provenance.text().size() + header.size() + 1) +
+      static_cast<double>(limit) * (static_cast<double>(bytes_a_row) +
+                                    static_cast<double>(checksum_line(0, 0, 0).size() + 2 * 6) /
+                                        static_cast<double>(kShardBlock));
+  if (rows > kSweepSizeNotePoints) {
+    notes << "scaleopt: note: " << args.out << " will hold " << rows << " rows, about "
+          << format_quantity(static_cast<double>(bytes_a_row) * static_cast<double>(rows),
+                             Unit::bytes, 3)
+          << " (" << bytes_a_row << " bytes a row)\n"
+          << std::flush;
   }
-
-  PartialFile file(partial, provenance.text() + header, have_partial);
-  bool ordered = done.ordered;
+  if (!args.ignore_disk_space) {
+    check_disk_space(args.out, needed_bytes, free_disk_bytes(partial, "--out"));
+  }
+  if (file) {
+    file->keep(done.keep_bytes);  // cuts off rows after the last checksum line
+  } else {
+    file.emplace(PartialFile::create(args.out, provenance.text() + header + "\n", inputs));
+  }
+  SweepChecksums checksums(checksum_seed(provenance, header), grid.size());
+  if (done.block_open)
+    checksums.resume_block(done.block_first_point, done.block_last_point, done.block_crc);
   const auto start = std::chrono::steady_clock::now();
   {
     const InterruptGuard guard;
@@ -212,39 +231,47 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     const auto stop = [] { return InterruptGuard::interrupted(); };
     const auto finished = [&bar](std::size_t n) { bar.add(n); };
     std::vector<std::size_t> chunk;
-    // The rows are formatted on the workers, blocks at once; written in order.
-    const auto rows = [&csv](SweepBlock& block) { block.text = csv.rows(block.answers); };
-    const auto write = [&file](const SweepBlock& block) { file.append(block.text); };
-    auto skip = done.points.begin();
-    std::size_t taken = 0;
-    // This shard's points in increasing order, less those already done, chunk by chunk.
-    for (std::size_t b = shard.index - 1; b * kShardBlock < grid.size() && taken < limit;
-         b += shard.count) {
-      const std::size_t end = std::min(grid.size(), (b + 1) * kShardBlock);
-      for (std::size_t p = b * kShardBlock; p < end && taken < limit; ++p) {
-        while (skip != done.points.end() && *skip < p) ++skip;
-        if (skip != done.points.end() && *skip == p) continue;
-        if (!done.points.empty() && p < done.points.back()) ordered = false;
-        chunk.push_back(p);
-        ++taken;
-        if (chunk.size() == runner.chunk_points()) {
-          progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
-          chunk.clear();
-          if (InterruptGuard::interrupted()) break;
-        }
+    // The rows are formatted on the workers, blocks at once; written in order, with the
+    // checksum line of each block of kShardBlock points.
+    const auto format = [&csv](SweepBlock& block) { block.text = csv.rows(block.answers); };
+    // After an interrupt a block may stop short and the next ones start further on: only rows
+    // that continue the file are written (--resume solves the others again).
+    const auto write = [&](const SweepBlock& block) {
+      if (block.answers.empty() ||
+          block.answers.front().point !=
+              shard_point(done.points + progress.written, grid.size(), shard)) {
+        return;
       }
-      if (InterruptGuard::interrupted()) break;
-    }
-    if (!chunk.empty() && !InterruptGuard::interrupted()) {
-      progress.tally.add(runner.solve(chunk, rows, write, stop, finished));
+      file->append(checksums.add(block.answers, block.text));
+      progress.written += block.answers.size();
+    };
+    // This shard's points in increasing order after those already done, chunk by chunk.
+    for (std::size_t taken = 0; taken < limit && !InterruptGuard::interrupted(); ++taken) {
+      chunk.push_back(shard_point(done.points + taken, grid.size(), shard));
+      if (chunk.size() == runner.chunk_points() || taken + 1 == limit) {
+        progress.tally.add(runner.solve(chunk, format, write, stop, finished));
+        chunk.clear();
+      }
     }
     progress.interrupted = InterruptGuard::interrupted();
   }
   progress.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress.interrupted) progress.stopped = false;
-  if (!progress.interrupted && !progress.stopped)
-    finish_partial(partial, args.out, ordered, inputs);
+  if (!progress.interrupted && !progress.stopped) {
+    // Every row of the shard counted before the file is named.
+    const std::size_t rows_written = done.points + progress.written;
+    if (rows_written != rows) {
+      throw InputError("--out: " + partial + " holds " + std::to_string(rows_written) +
+                       " of the shard's " + std::to_string(rows) + " rows: it is not renamed to " +
+                       args.out + "; continue with --resume");
+    }
+    file->finish(inputs);
+  } else {
+    // An orderly stop: the unfinished block's rows get their checksum line, which --resume
+    // checks and removes.
+    file->append(checksums.close_unfinished());
+  }
   print_summary(out, args, grid, shard, progress, args.common.json);
   if (progress.interrupted) return kExitInterrupted;
   return progress.tally.not_converged > 0 ? kExitNotConverged : kExitOk;
@@ -277,6 +304,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
   command->add_flag("--resume", args->resume,
                     "Continue an interrupted sweep from OUT.partial, without solving its rows "
                     "again");
+  command->add_flag("--ignore-disk-space", args->ignore_disk_space,
+                    "Start even when the estimated size of the rows to write (from the first "
+                    "row) exceeds the free space where OUT goes");
   command
       ->add_option("--stop-after", args->stop_after,
                    "Solve at most this many new points, then stop as an interrupt would "
@@ -289,8 +319,12 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
       "Columns: point, points (the grid's size), the varied inputs, then the JSON keys of\n"
       "'scaleopt solve' flattened (params, active_params, pretrain_tokens, ..., cost.total.usd,\n"
       "..., status, algorithm, ...). Numbers are printed to full precision, so shards merge\n"
-      "byte for byte (scaleopt merge). Ctrl-C or SIGTERM keeps every finished row in\n"
-      "OUT.partial; --resume continues. See docs/scaling-out.md.\n"
+      "byte for byte (scaleopt merge). Each block of 64 rows is followed by a\n"
+      "'# scaleopt-checksum:' line that merge and --resume check. Ctrl-C or SIGTERM keeps every\n"
+      "finished row in OUT.partial; --resume continues. One sweep writes OUT at a time\n"
+      "(OUT.partial is locked; a second is refused, naming the first's pid), and a sweep whose\n"
+      "rows would not fit in the free space is refused before it starts. See\n"
+      "docs/scaling-out.md.\n"
       "Examples:\n"
       "  scaleopt sweep examples/sardana_cost.toml --vary inference.requests=1e8..1e12:log:50 \\\n"
       "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"

@@ -6,6 +6,7 @@
 
 #include "scaleopt/costmodel/field_name.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 namespace {
@@ -177,8 +178,8 @@ AttentionKind parse_attention_kind(std::string_view text) {
        {AttentionKind::mha, AttentionKind::gqa, AttentionKind::mqa, AttentionKind::mla}) {
     if (text == to_string(k)) return k;
   }
-  throw InputError("unknown attention kind '" + std::string(text) +
-                   "': expected mha, gqa, mqa or mla");
+  throw InputError("unknown attention kind " + quoted_input(text) +
+                   ": expected mha, gqa, mqa or mla");
 }
 
 double Architecture::total_param_count() const {

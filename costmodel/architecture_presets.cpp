@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 namespace {
@@ -244,7 +245,7 @@ Architecture architecture_preset(std::string_view name) {
     if (a.name == name) return a;
     known += (known.empty() ? "" : ", ") + a.name;
   }
-  throw InputError("unknown model '" + std::string(name) + "': expected one of " + known +
+  throw InputError("unknown model " + quoted_input(name) + ": expected one of " + known +
                    " (see 'scaleopt models')");
 }
 

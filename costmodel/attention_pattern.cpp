@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt {
@@ -51,7 +52,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
-    throw InputError("cannot read layer pattern '" + std::string(text_) + "' (" + why +
+    throw InputError("cannot read layer pattern " + quoted_input(text_) + " (" + why +
                      " at character " + std::to_string(position_ + 1) + "): expected " +
                      std::string(kGrammar));
   }

@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/field_name.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 
@@ -70,8 +71,8 @@ const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_vi
     if (chip.id == id) return chip;
     known += (known.empty() ? "" : ", ") + chip.id;
   }
-  throw InputError("unknown hardware '" + std::string(id) + "': expected one of " + known +
-                   " (see 'scaleopt hardware'), or define it in a [hardware." + std::string(id) +
+  throw InputError("unknown hardware " + quoted_input(id) + ": expected one of " + known +
+                   " (see 'scaleopt hardware'), or define it in a [hardware." + input_excerpt(id) +
                    "] table");
 }
 

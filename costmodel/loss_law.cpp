@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 
@@ -62,7 +63,7 @@ LossLaw loss_law_preset(std::string_view name) {
     if (law.name == name) return law;
     known += (known.empty() ? "" : ", ") + law.name;
   }
-  throw InputError("unknown loss law '" + std::string(name) + "': expected one of " + known +
+  throw InputError("unknown loss law " + quoted_input(name) + ": expected one of " + known +
                    " (or give E, A, B, alpha and beta)");
 }
 

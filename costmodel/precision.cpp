@@ -3,6 +3,7 @@
 #include <string>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 
@@ -26,7 +27,7 @@ Precision parse_precision(std::string_view text) {
   for (Precision p : {Precision::bf16, Precision::fp8, Precision::int8}) {
     if (text == to_string(p)) return p;
   }
-  throw InputError("unknown precision '" + std::string(text) + "': expected bf16, fp8 or int8");
+  throw InputError("unknown precision " + quoted_input(text) + ": expected bf16, fp8 or int8");
 }
 
 }  // namespace scaleopt

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 namespace {
@@ -151,7 +152,7 @@ bool allows_dollar(Unit unit) {
 }
 
 [[noreturn]] void reject(std::string_view text, Unit unit, std::string_view why = {}) {
-  std::string message = "cannot read '" + std::string(text) + "'";
+  std::string message = "cannot read " + quoted_input(text);
   if (!why.empty()) message += " (" + std::string(why) + ")";
   message += ": expected " + std::string(unit_expectation(unit));
   throw InputError(message);
@@ -211,7 +212,7 @@ double parse_quantity(std::string_view text, Unit unit) {
     return result;
   }
   auto factor = suffix_factor(suffix, unit);
-  if (!factor) reject(text, unit, "unknown suffix '" + std::string(suffix) + "'");
+  if (!factor) reject(text, unit, "unknown suffix " + quoted_input(suffix));
   const double result = value * *factor;
   if (!std::isfinite(result)) reject(text, unit, "out of range");
   return result;

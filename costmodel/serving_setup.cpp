@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/field_name.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 
@@ -15,7 +16,7 @@ std::string_view to_string(InferencePricing pricing) {
 InferencePricing parse_inference_pricing(std::string_view text) {
   if (text == "roofline") return InferencePricing::roofline;
   if (text == "mfu") return InferencePricing::mfu;
-  throw InputError("unknown pricing '" + std::string(text) + "': expected roofline or mfu");
+  throw InputError("unknown pricing " + quoted_input(text) + ": expected roofline or mfu");
 }
 
 double ServingSetup::price_per_chip_hour(std::string_view prefix) const {

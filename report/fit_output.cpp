@@ -63,6 +63,8 @@ Json fit_json(const FitReport& report) {
             {"gradient_norm", fit.gradient_norm},
             {"evaluations", fit.evaluations},
             {"best_start", fit.best_start},
+            {"subsample_runs", fit.subsample_runs},
+            {"refined_starts", fit.refined_starts},
             {"a", report.implied.a},
             {"b", report.implied.b},
             {"tokens_per_param_at_1e24_flops", report.implied.tokens_per_param},

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/figure_file_check.hpp"
 #include "scaleopt/report/process.hpp"
 #include "scaleopt/report/temporary_directory.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
@@ -93,6 +94,12 @@ std::string draw_figure(const plots::Figure& figure, const std::string& out,
   AtomicOutput target(out, flag, inputs);
   const std::string said =
       run_gnuplot(figure, format, std::filesystem::absolute(target.temporary_path()).string());
+  // gnuplot exits 0 with a figure cut short when the disk fills: decoded whole, or not named.
+  if (const std::string defect = figure_file_defect(target.temporary_path(), format);
+      !defect.empty()) {
+    target.fail(std::string("gnuplot's ") + (format == plots::FigureFormat::png ? "PNG" : "SVG") +
+                " is not whole (" + defect + "): is the disk full? Nothing was written");
+  }
   target.commit();
   return said;
 }
@@ -101,7 +108,13 @@ std::string figure_svg(const plots::Figure& figure) {
   TemporaryDirectory directory;
   const std::string output = directory.file(figure.name + ".svg");
   run_gnuplot(figure, plots::FigureFormat::svg, output);
-  return read_input_file(output, kFigureInput);
+  std::string svg = read_input_file(output, kFigureInput);
+  if (const std::string defect = svg_text_defect(svg); !defect.empty()) {
+    throw InputError("gnuplot's SVG of " + figure.name + " is not whole (" + defect +
+                     "): is the temporary directory " + temporary_folder() +
+                     " full? (TMPDIR chooses it)");
+  }
+  return svg;
 }
 
 std::vector<std::string> write_figure_script(const plots::Figure& figure,

@@ -303,4 +303,20 @@ std::string report_html(const ReportInputs& inputs) {
   return h;
 }
 
+std::string report_html_defect(std::string_view html, std::size_t figures) {
+  if (!html.ends_with("</body>\n</html>\n")) return "the page is not closed by </html>";
+  const auto count = [&](std::string_view tag) {
+    std::size_t n = 0;
+    for (std::size_t at = html.find(tag); at != std::string_view::npos; at = html.find(tag, at + 1))
+      ++n;
+    return n;
+  };
+  const std::size_t opened = count("<svg"), closed = count("</svg>");
+  if (opened != figures || closed != figures) {
+    return std::to_string(opened) + " <svg> and " + std::to_string(closed) + " </svg> for " +
+           std::to_string(figures) + " figures";
+  }
+  return "";
+}
+
 }  // namespace scaleopt::report

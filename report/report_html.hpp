@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scaleopt/problems/question/question_solve.hpp"
@@ -54,5 +55,10 @@ std::string input_source(const Scenario& scenario, const std::string& path,
 std::vector<std::string> scenario_notes(const std::string& scenario_text);
 
 std::string report_html(const ReportInputs& inputs);
+
+// Empty when `html` is a whole page: closed by </html>, with `figures` inline SVGs each closed
+// by </svg> (each was parsed whole when drawn: report/figure_file_check.hpp); else what is
+// wrong.
+std::string report_html_defect(std::string_view html, std::size_t figures);
 
 }  // namespace scaleopt::report

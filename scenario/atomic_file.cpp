@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -73,20 +74,6 @@ class SigpipeBlocked {
   bool was_pending_ = false;
 };
 
-// Writes all of `data`; returns 0 or the errno of the failed write.
-int write_all(int fd, const char* data, std::size_t size) {
-  std::size_t written = 0;
-  while (written < size) {
-    const ssize_t n = ::write(fd, data + written, size - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
 }  // namespace
 
 OutputKind check_output(const std::string& path, std::string_view flag,
@@ -134,12 +121,7 @@ AtomicOutput::AtomicOutput(std::string path, std::string_view flag,
     // directory until it is complete.
     pattern = (std::filesystem::path(temporary_folder()) / "scaleopt-out-XXXXXX").string();
   } else {
-    // A hidden sibling of the target: ".NAME.tmp-XXXXXX" (mkstemp fills in the X's), NAME cut
-    // so that the whole stays within NAME_MAX for any name the target itself may have.
-    constexpr std::size_t kDecoration = 1 + std::char_traits<char>::length(".tmp-XXXXXX");
-    std::string name = std::filesystem::path(path_).filename().string();
-    if (name.size() + kDecoration > NAME_MAX) name.resize(NAME_MAX - kDecoration);
-    pattern = (std::filesystem::path(folder_of(path_)) / ("." + name + ".tmp-XXXXXX")).string();
+    pattern = hidden_sibling_pattern(path_);  // mkstemp fills in the X's
   }
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
@@ -169,14 +151,21 @@ void AtomicOutput::fail(const std::string& why) const {
 void AtomicOutput::write(std::string_view text) {
   const int fd = ::open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0) fail(std::strerror(errno));
-  if (const int error = write_all(fd, text.data(), text.size())) {
+  if (const int error = write_all(fd, text)) {
     ::close(fd);
     fail(std::strerror(error));
   }
   const bool synced = ::fsync(fd) == 0;
   const std::string why = synced ? "" : std::strerror(errno);
+  struct stat status {};
+  const bool sized = ::fstat(fd, &status) == 0;
   if (::close(fd) != 0 && synced) fail(std::strerror(errno));
   if (!synced) fail(why);
+  // Whole before it is named: every byte the disk took back.
+  if (sized && static_cast<std::uint64_t>(status.st_size) != text.size()) {
+    fail("the file holds " + std::to_string(status.st_size) + " of " + std::to_string(text.size()) +
+         " bytes");
+  }
 }
 
 void AtomicOutput::copy_in_place() const {
@@ -209,7 +198,7 @@ void AtomicOutput::copy_in_place() const {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) error = errno;
       if (n <= 0) break;
-      error = write_all(fd, buffer, static_cast<std::size_t>(n));
+      error = write_all(fd, std::string_view(buffer, static_cast<std::size_t>(n)));
       if (error) break;
     }
   }
@@ -228,8 +217,9 @@ void AtomicOutput::append(std::string_view text) {
     pending_.reserve(2 * kBuffer);  // once: the buffer is reused, never reallocated
   }
   pending_ += text;
+  appended_bytes_ += text.size();
   if (pending_.size() >= kBuffer) {
-    if (const int error = write_all(append_fd_, pending_.data(), pending_.size())) {
+    if (const int error = write_all(append_fd_, pending_)) {
       fail(std::strerror(error));
     }
     pending_.clear();
@@ -239,11 +229,17 @@ void AtomicOutput::append(std::string_view text) {
 void AtomicOutput::commit() {
   if (append_fd_ >= 0) {
     const int fd = std::exchange(append_fd_, -1);
-    int error = write_all(fd, pending_.data(), pending_.size());
+    int error = write_all(fd, pending_);
     if (error == 0 && ::fsync(fd) != 0) error = errno;
+    struct stat status {};
+    const bool sized = error == 0 && ::fstat(fd, &status) == 0;
     if (::close(fd) != 0 && error == 0) error = errno;
     if (error != 0) fail(std::strerror(error));
     pending_.clear();
+    if (sized && static_cast<std::uint64_t>(status.st_size) != appended_bytes_) {
+      fail("the file holds " + std::to_string(status.st_size) + " of " +
+           std::to_string(appended_bytes_) + " bytes");
+    }
   }
   if (kind_ == OutputKind::in_place) {
     copy_in_place();
@@ -256,6 +252,18 @@ void AtomicOutput::commit() {
   sync_folder(path_, flag_);
 }
 
+int write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
 std::string refuse_empty_file_name(const std::string& name) {
   return name.empty() ? "empty file name" : "";
 }
@@ -265,6 +273,22 @@ void write_file_atomically(const std::string& path, std::string_view text, std::
   AtomicOutput output(path, flag, inputs);
   output.write(text);
   output.commit();
+}
+
+std::string hidden_sibling_pattern(const std::string& path) {
+  constexpr std::size_t kDecoration = 1 + std::char_traits<char>::length(".tmp-XXXXXX");
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() + kDecoration > NAME_MAX) name.resize(NAME_MAX - kDecoration);
+  return (std::filesystem::path(folder_of(path)) / ("." + name + ".tmp-XXXXXX")).string();
+}
+
+std::uint64_t free_disk_bytes(const std::string& path, std::string_view flag) {
+  struct statvfs status {};
+  if (::statvfs(folder_of(path).c_str(), &status) != 0) {
+    cannot_write(flag, path,
+                 "cannot ask its file system for free space: " + std::string(std::strerror(errno)));
+  }
+  return static_cast<std::uint64_t>(status.f_bavail) * status.f_frsize;
 }
 
 std::string temporary_folder() {

@@ -11,6 +11,7 @@
 //   replace the link or the device itself (we run as root, where that succeeds).
 // Every failure is an InputError naming the flag and the path; nothing is left behind.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,9 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 
   const std::string& temporary_path() const { return temporary_; }
-  void write(std::string_view text);  // replaces the temporary file's contents, then fsync
+  // Replaces the temporary file's contents, then fsync; fails unless the file then holds all
+  // of `text` (its size checked).
+  void write(std::string_view text);
   // Appends to the temporary file through a 1 MiB buffer, for outputs too large to hold in
   // memory (a merged sweep); commit() writes the rest and fsyncs first. Not mixed with write().
   void append(std::string_view text);
@@ -60,9 +63,14 @@ class AtomicOutput {
   OutputKind kind_;
   std::string temporary_;
   bool committed_ = false;
-  int append_fd_ = -1;   // open while append() streams
-  std::string pending_;  // appended, not yet written
+  int append_fd_ = -1;                // open while append() streams
+  std::string pending_;               // appended, not yet written
+  std::uint64_t appended_bytes_ = 0;  // all that append() was given
 };
+
+// Writes all of `text` to `fd` (again after a short write or EINTR); returns 0, or the errno of
+// the write that failed.
+int write_all(int fd, std::string_view text);
 
 // For CLI11's check() of an output flag: "empty file name" for "", else "". An empty value
 // would otherwise read as the flag not given (no output at all) or, for a sweep, as a file
@@ -76,6 +84,15 @@ void write_file_atomically(const std::string& path, std::string_view text, std::
 // Renames `from` over `to` (same folder) and fsyncs the folder, so the rename survives a
 // crash. Throws InputError "FLAG: cannot write TO: reason".
 void rename_into_place(const std::string& from, const std::string& to, std::string_view flag);
+
+// The bytes an unprivileged user may still write on the file system holding the folder of
+// `path` (statvfs: f_bavail * f_frsize). Throws InputError "FLAG: cannot write PATH: ..." when
+// it cannot be asked.
+std::uint64_t free_disk_bytes(const std::string& path, std::string_view flag);
+
+// A pattern for mkstemp: a hidden sibling of `path`, ".NAME.tmp-XXXXXX", NAME cut so that the
+// whole stays within NAME_MAX for any name `path` itself may have.
+std::string hidden_sibling_pattern(const std::string& path);
 
 // The system's temporary directory (TMPDIR, else /tmp), where the text of an output written in
 // place waits until it is complete (and where report/temporary_directory.hpp makes its

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/fccp.hpp"
 
 namespace scaleopt {
@@ -27,13 +28,12 @@ void rethrow_csv_error(const std::string& path, const io::error::base& error,
   }
   if (const auto* missing = dynamic_cast<const io::error::missing_column_in_header*>(&error)) {
     fail_at_line(path, 1,
-                 std::string("no column '") + missing->column_name + "' (named by " +
+                 "no column " + quoted_input(missing->column_name) + " (named by " +
                      flag_of(missing->column_name) + ") in the header");
   }
   if (const auto* duplicate = dynamic_cast<const io::error::duplicated_column_in_header*>(&error)) {
-    fail_at_line(
-        path, 1,
-        std::string("column '") + duplicate->column_name + "' appears twice in the header");
+    fail_at_line(path, 1,
+                 "column " + quoted_input(duplicate->column_name) + " appears twice in the header");
   }
   if (dynamic_cast<const io::error::too_few_columns*>(&error)) {
     fail_at_line(path, line, "ragged row: fewer cells than the header has columns");

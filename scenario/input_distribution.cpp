@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 namespace {
@@ -40,8 +41,8 @@ DistributionKind parse_distribution_kind(std::string_view text) {
        {DistributionKind::normal, DistributionKind::lognormal, DistributionKind::uniform}) {
     if (to_string(kind) == text) return kind;
   }
-  throw InputError("unknown distribution '" + std::string(text) +
-                   "': expected normal, lognormal or uniform");
+  throw InputError("unknown distribution " + quoted_input(text) +
+                   ": expected normal, lognormal or uniform");
 }
 
 std::pair<std::string_view, std::string_view> InputDistribution::parameter_names(

@@ -154,16 +154,17 @@ InputLines::~InputLines() {
 bool InputLines::next(std::string_view& line, bool& complete) {
   for (;;) {
     const std::size_t newline = buffer_.find('\n', begin_);
+    // A line is refused past the bound whether or not its end is already in the buffer.
+    if ((newline == std::string::npos ? buffer_.size() : newline) - begin_ > max_line_bytes_) {
+      fail(flag_, path_ + ":" + std::to_string(line_number_ + 1),
+           "a line longer than " + bytes_text(max_line_bytes_) + ": is it the right file?");
+    }
     if (newline != std::string::npos) {
       line = std::string_view(buffer_).substr(begin_, newline - begin_);
       complete = true;
       begin_ = newline + 1;
       ++line_number_;
       return true;
-    }
-    if (buffer_.size() - begin_ > max_line_bytes_) {
-      fail(flag_, path_ + ":" + std::to_string(line_number_ + 1),
-           "a line longer than " + bytes_text(max_line_bytes_) + ": is it the right file?");
     }
     if (at_end_) {
       if (begin_ == buffer_.size()) return false;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/scenario/csv_errors.hpp"
 #include "scaleopt/scenario/fccp.hpp"
@@ -50,7 +51,7 @@ double tokens_of(double params, double data, bool from_flops, std::string& probl
 }
 
 double read_cell(const std::string& path, int line, const Column& column, const char* cell) {
-  const std::string prefix = "column '" + *column.name + "' (" + column.flag + "): ";
+  const std::string prefix = "column " + quoted_input(*column.name) + " (" + column.flag + "): ";
   double value = 0.0;
   try {
     value = parse_quantity(cell, column.unit);

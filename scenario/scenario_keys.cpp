@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
@@ -394,7 +395,7 @@ std::vector<ScenarioKey> make_keys() {
                std::string name = v.substr(start, comma - start);
                name.erase(0, name.find_first_not_of(" \t"));
                name.erase(name.find_last_not_of(" \t") + 1);
-               if (name.empty()) throw InputError("an empty model name in '" + v + "'");
+               if (name.empty()) throw InputError("an empty model name in " + quoted_input(v));
                (void)architecture_preset(name);  // throws naming the known presets
                s.compare_models.push_back(name);
                start = comma + 1;
@@ -534,7 +535,8 @@ std::vector<ScenarioKey> make_keys() {
              } else if (v == "flops") {
                s.problem.shares_unit = CostUnit::flops;
              } else {
-               throw InputError("unknown unit '" + v + "': expected usd, gpu_hours or flops");
+               throw InputError("unknown unit " + quoted_input(v) +
+                                ": expected usd, gpu_hours or flops");
              }
            }),
       number(
@@ -695,12 +697,13 @@ NumericInputSetter::NumericInputSetter(const Scenario& s, std::string_view path)
     const HardwareField* field =
         dot == std::string_view::npos ? nullptr : find_hardware_field(rest.substr(dot + 1));
     if (!field || field->kind != KeyKind::number) {
-      throw field_error(path_, "not a numeric chip field (hardware.<id>.<field>)");
+      throw field_error(input_excerpt(path_), "not a numeric chip field (hardware.<id>.<field>)");
     }
     chip_id_ = std::string(rest.substr(0, dot));
     if (s.training.chip.id != chip_id_ && s.serving.chip.id != chip_id_) {
-      throw field_error(path_, "the scenario does not use chip '" + chip_id_ + "' (it uses " +
-                                   s.training.chip.id + " and " + s.serving.chip.id + ")");
+      throw field_error(input_excerpt(path_),
+                        "the scenario does not use chip " + quoted_input(chip_id_) + " (it uses " +
+                            s.training.chip.id + " and " + s.serving.chip.id + ")");
     }
     unit_ = field->unit;
     range_ = field->range;
@@ -717,7 +720,7 @@ NumericInputSetter::NumericInputSetter(const Scenario& s, std::string_view path)
     if (const auto closest = closest_key(path, paths); !closest.empty()) {
       message += " (did you mean '" + std::string(closest) + "'?)";
     }
-    throw field_error(path_, message);
+    throw field_error(input_excerpt(path_), message);
   }
   unit_ = key->unit;
   range_ = key->range;

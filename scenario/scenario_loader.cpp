@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
@@ -55,7 +56,7 @@ KeyKind override_kind(const std::string& path) {
     message += " (did you mean '" + std::string(closest) + "'?)";
   }
   message += "; see docs/scenario.md or 'scaleopt cost --keys'";
-  throw InputError("--set " + path + ": " + message);
+  throw InputError("--set " + input_excerpt(path) + ": " + message);
 }
 
 // "--set KEY=VALUE": the value is parsed on its own as a one-line TOML document named
@@ -63,8 +64,8 @@ KeyKind override_kind(const std::string& path) {
 void apply_override(TomlDocument& document, const std::string& argument) {
   const auto equals = argument.find('=');
   if (equals == std::string::npos || trim(argument.substr(0, equals)).empty()) {
-    throw InputError("--set: expected KEY=VALUE, e.g. --set inference.rate=100M/s, got '" +
-                     argument + "'");
+    throw InputError("--set: expected KEY=VALUE, e.g. --set inference.rate=100M/s, got " +
+                     quoted_input(argument));
   }
   const std::string path(trim(std::string_view(argument).substr(0, equals)));
   const std::string value(trim(std::string_view(argument).substr(equals + 1)));
@@ -72,7 +73,8 @@ void apply_override(TomlDocument& document, const std::string& argument) {
   std::ostringstream snippet;
   if (kind == KeyKind::boolean) {
     if (value != "true" && value != "false") {
-      throw InputError("--set " + path + ": expected true or false, got '" + value + "'");
+      throw InputError("--set " + input_excerpt(path) + ": expected true or false, got " +
+                       quoted_input(value));
     }
     snippet << "value = " << value;
   } else {
@@ -88,8 +90,8 @@ void apply_override(TomlDocument& document, const std::string& argument) {
       child = table->get(parts[i]);
     }
     if (!child->is_table()) {
-      throw InputError("--set " + path + ": '" + std::string(parts[i]) + "' is not a table in " +
-                       document.file);
+      throw InputError("--set " + input_excerpt(path) + ": " + quoted_input(parts[i]) +
+                       " is not a table in " + document.file);
     }
     table = child->as_table();
   }

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/scenario/input_file.hpp"
+#include "scaleopt/scenario/toml_nesting.hpp"
 
 namespace scaleopt {
 namespace {
@@ -45,6 +47,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 TomlDocument parse(std::string_view text, const std::string& name) {
+  // toml++ recurses once per part of a dotted key: bounded first, or a deep key overflows the
+  // stack.
+  check_toml_nesting(text, name);
   try {
     return {toml::parse(text, name), name};
   } catch (const toml::parse_error& e) {
@@ -70,6 +75,10 @@ std::string_view closest_key(std::string_view name,
   std::string_view closest;
   std::size_t best = 3;  // suggest only near misses
   for (std::string_view candidate : candidates) {
+    // The distance is at least the difference in length: a name of megabytes is compared with
+    // nothing (the distance costs the product of the lengths).
+    const std::size_t longer = std::max(name.size(), candidate.size());
+    if (longer - std::min(name.size(), candidate.size()) >= best) continue;
     const std::size_t d = edit_distance(name, candidate);
     if (d < best) {
       best = d;
@@ -165,7 +174,7 @@ void reject_unknown_keys(const std::string& file, const toml::table& table, std:
       list += (list.empty() ? "" : ", ") + std::string(candidate);
     }
     message += "; known keys: " + list;
-    fail_at(file, node, join_key(prefix, name), message);
+    fail_at(file, node, input_excerpt(join_key(prefix, name)), message);
   }
 }
 

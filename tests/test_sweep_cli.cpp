@@ -43,7 +43,8 @@ TEST_CASE("sweep: three shards merged equal the unsharded sweep byte for byte", 
   INFO(merge.err);
   REQUIRE(merge.status == 0);
   const std::string all = read_file(dir.file("all.csv"));
-  CHECK(std::count(all.begin(), all.end(), '\n') == 7 + 121);
+  // Provenance, header, 120 rows, a checksum line after each of the two blocks.
+  CHECK(std::count(all.begin(), all.end(), '\n') == 7 + 1 + 120 + 2);
   CHECK(read_file(dir.file("merged.csv")) == all);
 }
 
@@ -370,7 +371,7 @@ TEST_CASE("sweep: the provenance lines, and the merge's shard=all", "[sweep]") {
     provenance.push_back(line);
   }
   REQUIRE(provenance.size() == 7);
-  CHECK(provenance[0] == "# scaleopt-provenance: schema=1");
+  CHECK(provenance[0] == "# scaleopt-provenance: schema=2");
   // The version `scaleopt --version` prints: one source for both (scaleopt_version()).
   const CliRun version = run_cli({"--version"});
   REQUIRE(version.status == 0);

@@ -46,13 +46,15 @@ LawUncertainty BootstrapResult::uncertainty() const {
 
 BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const FitResult& fit,
                                       const FitOptions& fit_options,
-                                      const BootstrapOptions& options) {
+                                      const BootstrapOptions& options,
+                                      const std::function<void(std::size_t)>& progress) {
   options.validate();
   fit_options.validate();
   validate_runs(runs);
   const std::vector<LogCoefficients> warm_start{fit.x};
   FitOptions refit_options = fit_options;
-  refit_options.threads = 1;  // the replicates run in parallel, each refit on one thread
+  refit_options.threads = 1;         // the replicates run in parallel, each refit on one thread
+  refit_options.progress = nullptr;  // replicates are counted, not their one start each
 
   std::vector<Replicate> replicates(static_cast<std::size_t>(options.replicates));
   parallel_for(replicates.size(), fit_options.threads, [&](std::size_t r) {
@@ -66,6 +68,7 @@ BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const F
     }
     if (!identifiability_problem(drawn).empty()) {
       replicates[r].converged = false;
+      if (progress) progress(1);
       return;
     }
     const ScalingLawFitProblem problem(log_runs(runs, counts), fit_options.huber_delta);
@@ -74,6 +77,7 @@ BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const F
     replicates[r].values = {refit.law.E,    refit.law.A, refit.law.B, refit.law.alpha,
                             refit.law.beta, implied.a,   implied.b,   implied.tokens_per_param};
     replicates[r].converged = refit.converged();
+    if (progress) progress(1);
   });
 
   // Columns over the converged replicates, in replicate order.

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "scaleopt/costmodel/loss_law.hpp"
@@ -51,9 +52,12 @@ struct BootstrapResult {
 
 // Resamples `runs` (the runs `fit` was fitted to) options.replicates times and refits each
 // from fit.x with `fit_options` (its delta, L-BFGS settings, gradient test and threads).
-// Throws InputError for bad options, or when fewer than 2 replicates converge.
+// Throws InputError for bad options, or when fewer than 2 replicates converge. `progress`, when
+// given, is called as replicates finish, with how many finished, from any thread at once (a
+// progress bar; options.replicates in all).
 BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const FitResult& fit,
                                       const FitOptions& fit_options,
-                                      const BootstrapOptions& options = {});
+                                      const BootstrapOptions& options = {},
+                                      const std::function<void(std::size_t)>& progress = {});
 
 }  // namespace scaleopt

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
@@ -77,14 +78,19 @@ void FitOptions::validate() const {
   }
   require(std::isfinite(gradient_tolerance) && gradient_tolerance > 0.0, "gradient_tolerance",
           "finite and positive", gradient_tolerance);
+  require(subsample_runs == 0 || subsample_runs >= kMinimumRuns, "subsample_runs",
+          "0 (none) or at least 5 runs", static_cast<double>(subsample_runs));
+  require(refined_starts >= 1, "refined_starts", "at least 1", static_cast<double>(refined_starts));
   lbfgs.validate();
   kThreadsLimit.check(threads);
 }
 
-FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
-                          std::span<const LogCoefficients> starts, const FitOptions& options) {
-  options.validate();
-  if (starts.empty()) throw InputError("fit: no start points");
+namespace {
+
+// L-BFGS from each start, in parallel; one result per start, in the starts' order.
+std::vector<StartResult> run_starts(const ScalingLawFitProblem& problem,
+                                    std::span<const LogCoefficients> starts,
+                                    const FitOptions& options) {
   const double scale = problem.gradient_scale();
   std::vector<StartResult> results(starts.size());
   parallel_for(starts.size(), options.threads, [&](std::size_t s) {
@@ -98,11 +104,16 @@ FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
                                                         : std::numeric_limits<double>::infinity();
     result.converged =
         std::isfinite(outcome.objective) && result.gradient_norm <= options.gradient_tolerance;
+    if (options.progress) options.progress(1);
   });
+  return results;
+}
 
+// The fit of the best of `results` (converged first, then lowest objective, then lowest index).
+FitResult best_fit(const ScalingLawFitProblem& problem, const std::vector<StartResult>& results) {
   FitResult fit;
   fit.runs = problem.runs().size();
-  fit.starts = starts.size();
+  fit.starts = results.size();
   std::size_t best = 0;
   for (std::size_t s = 0; s < results.size(); ++s) {
     fit.evaluations += results[s].evaluations;
@@ -114,6 +125,7 @@ FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
   fit.x = winner.x;
   fit.objective = winner.objective;
   fit.gradient_norm = winner.gradient_norm;
+  fit.status = winner.converged ? Status::converged : Status::not_converged;
   fit.law.name = "fit";
   fit.law.E = std::exp(winner.x[kLogE]);
   fit.law.A = std::exp(winner.x[kLogA]);
@@ -124,22 +136,106 @@ FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
   source << "Approach 3 fit (summed Huber, delta " << problem.huber_delta() << ") of " << fit.runs
          << " runs";
   fit.law.source = source.str();
+  return fit;
+}
 
+// `count` of `runs`, evenly spaced over them sorted by N, then D, then loss (so the subsample
+// spans the model sizes and token counts, whatever the file's order).
+std::vector<TrainingRun> subsample(std::span<const TrainingRun> runs, std::size_t count) {
+  std::vector<TrainingRun> sorted(runs.begin(), runs.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const TrainingRun& a, const TrainingRun& b) {
+    return std::tie(a.params, a.tokens, a.loss) < std::tie(b.params, b.tokens, b.loss);
+  });
+  std::vector<TrainingRun> sample;
+  sample.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    // The middle of the i-th of `count` equal slices.
+    sample.push_back(sorted[(2 * i + 1) * sorted.size() / (2 * count)]);
+  }
+  return sample;
+}
+
+// Whether two optima are the same point (to 1e-6 relative in each coordinate): the many starts
+// that reach one optimum are refined once.
+bool same_optimum(const LogCoefficients& a, const LogCoefficients& b) {
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (std::fabs(a[k] - b[k]) > 1e-6 * std::max(1.0, std::fabs(b[k]))) return false;
+  }
+  return true;
+}
+
+// The starts on `sample`, then the best distinct optima refined on every run.
+FitResult fit_by_subsample(std::span<const TrainingRun> runs, std::span<const TrainingRun> sample,
+                           const FitOptions& options) {
+  const ScalingLawFitProblem sample_problem(log_runs(sample), options.huber_delta);
+  const std::vector<StartResult> results = run_starts(sample_problem, options.starts, options);
+  std::vector<std::size_t> order(results.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return better(results[i], results[j]); });
+  std::vector<std::size_t> picked;  // start indices
+  std::vector<LogCoefficients> refine_from;
+  for (const std::size_t s : order) {
+    if (picked.size() == options.refined_starts) break;
+    if (!picked.empty() && !results[s].converged) break;  // the best is refined in any case
+    if (std::any_of(refine_from.begin(), refine_from.end(),
+                    [&](const LogCoefficients& x) { return same_optimum(results[s].x, x); })) {
+      continue;
+    }
+    picked.push_back(s);
+    refine_from.push_back(results[s].x);
+  }
+  const ScalingLawFitProblem problem(log_runs(runs), options.huber_delta);
+  FitResult fit = best_fit(problem, run_starts(problem, refine_from, options));
+  fit.refined_starts = picked.size();
+  fit.best_start = picked[fit.best_start];
+  fit.starts = results.size();
+  fit.starts_converged = 0;
+  for (const StartResult& result : results) {
+    fit.evaluations += result.evaluations;
+    if (result.converged) ++fit.starts_converged;
+  }
+  fit.subsample_runs = sample.size();
+  return fit;
+}
+
+// The status line of a fit.
+void describe(FitResult& fit, const FitOptions& options) {
   std::ostringstream message;
   message.precision(2);
-  if (winner.converged) {
-    fit.status = Status::converged;
-    message << "converged (LD_LBFGS from " << fit.starts << " starts, " << fit.starts_converged
-            << " converged; best start " << best << ", relative gradient " << winner.gradient_norm
-            << ")";
+  std::ostringstream method;
+  method << "LD_LBFGS from " << fit.starts << " starts";
+  if (fit.subsample_runs > 0) {
+    method << " on a subsample of " << fit.subsample_runs << " of the " << fit.runs
+           << " runs, the best " << fit.refined_starts << " refined on every run";
+  }
+  if (fit.converged()) {
+    message << "converged (" << method.str() << ", " << fit.starts_converged
+            << " converged; best start " << fit.best_start << ", relative gradient "
+            << fit.gradient_norm << ")";
   } else {
-    fit.status = Status::not_converged;
     message << "not converged: none of " << fit.starts << " starts reached a relative gradient of "
-            << options.gradient_tolerance << " (best " << winner.gradient_norm << ") after "
+            << options.gradient_tolerance << " (best " << fit.gradient_norm << ") after "
             << fit.evaluations << " evaluations";
+    if (fit.subsample_runs > 0) message << " (" << method.str() << ")";
   }
   fit.message = message.str();
+}
+
+}  // namespace
+
+FitResult fit_scaling_law(const ScalingLawFitProblem& problem,
+                          std::span<const LogCoefficients> starts, const FitOptions& options) {
+  options.validate();
+  if (starts.empty()) throw InputError("fit: no start points");
+  FitResult fit = best_fit(problem, run_starts(problem, starts, options));
+  describe(fit, options);
   return fit;
+}
+
+std::size_t fit_steps(std::size_t runs, const FitOptions& options) {
+  const bool subsampled = options.subsample_runs > 0 && runs > options.subsample_runs;
+  return options.starts.size() + (subsampled ? options.refined_starts : 0);
 }
 
 std::string identifiability_problem(std::span<const TrainingRun> runs) {
@@ -211,6 +307,16 @@ FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& o
     fit.x.fill(kNaN);
     fit.objective = fit.gradient_norm = kNaN;
     return fit;
+  }
+  if (options.subsample_runs > 0 && runs.size() > options.subsample_runs) {
+    const std::vector<TrainingRun> sample = subsample(runs, options.subsample_runs);
+    // A subsample that cannot determine the law (a model size with fewer runs than a slice
+    // holds) leaves the starts to every run.
+    if (identifiability_problem(sample).empty()) {
+      FitResult fit = fit_by_subsample(runs, sample, options);
+      describe(fit, options);
+      return fit;
+    }
   }
   const ScalingLawFitProblem problem(log_runs(runs), options.huber_delta);
   return fit_scaling_law(problem, options.starts, options);

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,6 +51,18 @@ struct FitOptions {
   // result does not depend on it.
   unsigned threads = 0;
 
+  // Above this many runs, the starts run on a subsample of this many (evenly spaced over the
+  // runs sorted by N, then D, then loss) and the `refined_starts` best distinct optima found
+  // there are refined by L-BFGS on every run: every start on every run grows with the runs
+  // (4,500 starts on 10^6 runs: hours), the refinements do not need the grid. 0: every start on
+  // every run, whatever their number.
+  std::size_t subsample_runs = 1000;
+  std::size_t refined_starts = 8;
+
+  // Called as starts (and refinements) finish, with how many finished, from any thread at once:
+  // the caller's progress bar. fit_steps() is their total. Not called when empty.
+  std::function<void(std::size_t)> progress;
+
   // Throws InputError naming the field and its bad value.
   void validate() const;
 };
@@ -71,6 +84,10 @@ struct FitResult {
   std::size_t starts_converged = 0;  // starts that ended at a verified stationary point
   std::size_t best_start = 0;        // index of the winning start in FitOptions::starts
   long evaluations = 0;              // objective evaluations over all starts
+  // When the starts ran on a subsample (FitOptions::subsample_runs): its runs, and the optima
+  // then refined on every run; 0 and 0 when every start ran on every run.
+  std::size_t subsample_runs = 0;
+  std::size_t refined_starts = 0;
 
   bool converged() const { return status == Status::converged; }
 };
@@ -81,6 +98,9 @@ struct FitResult {
 // identifiability_problem) come back not_identifiable. Throws InputError for bad runs or
 // options.
 FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& options = {});
+
+// The starts and refinements a fit of `runs` runs takes: what FitOptions::progress counts to.
+std::size_t fit_steps(std::size_t runs, const FitOptions& options);
 
 // Why `runs` cannot determine E, A, B, alpha and beta, or an empty string: fewer runs than
 // the 5 coefficients, or too few distinct values. E + A / N^alpha
