@@ -15,13 +15,15 @@ namespace scaleopt::cli {
 struct AnalysisArgs {
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;  // --law-file: replaces the scenario's [law]
   SolverOptions solver;
   int threads = 0;
   std::string method = "auto";
   bool json = false;
 };
 
-// Registers SCENARIO.toml, --set, --method, --json, the solver flags and (when `threads`)
+// Registers SCENARIO.toml, --set, --law-file, --method, --json, the solver flags and (when
+// `threads`)
 // --threads.
 void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads);
 

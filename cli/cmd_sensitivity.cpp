@@ -72,7 +72,9 @@ void add_sensitivity_command(CLI::App& app, Action& chosen) {
       "re-solve; see docs/sensitivity.md), and a tornado table ranked by swing.\n"
       "Examples:\n"
       "  scaleopt sensitivity examples/sardana_cost.toml\n"
-      "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n");
+
+      "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n"
+      "  scaleopt sensitivity examples/sardana_cost.toml --law-file fitted.toml\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out) { return run_sensitivity(*args, out); };
   });

@@ -78,7 +78,11 @@ std::vector<ScenarioKey> make_keys() {
       law_key("law.preset", KeyKind::text, "none",
               "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024 or epoch2024; the "
               "coefficients below "
-              "override it (without a preset all five are required)"),
+              "override it (without a preset or a file all five are required)"),
+      law_key("law.file", KeyKind::text, "none",
+              "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "
+              "relative to the scenario's directory; the coefficients here override it, as a "
+              "preset's (not with law.preset; --law-file replaces the whole [law])"),
       law_key("law.name", KeyKind::text, "the preset's, or \"custom\"", "Name shown in output"),
       law_key("law.source", KeyKind::text, "the preset's", "Where the coefficients come from"),
       law_key(
