@@ -39,6 +39,33 @@ Scenario load_analysis_scenario(const AnalysisArgs& args) {
   return scenario;
 }
 
+std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
+                                                             std::vector<std::string>& inputs,
+                                                             std::vector<std::string>& exclude,
+                                                             const std::string& group) {
+  CLI::Option* chosen =
+      command
+          .add_option("--inputs", inputs,
+                      "Analyse only these inputs: names or globs, comma-separated or repeated, "
+                      "e.g. --inputs 'inference.*,training.mfu' (default: every numeric input)")
+          ->type_name("PATTERN")
+          ->delimiter(',')
+          ->allow_extra_args(false);
+  CLI::Option* left_out =
+      command
+          .add_option("--exclude", exclude,
+                      "Leave these inputs out: names or globs, e.g. --exclude 'law.*' for the "
+                      "economic inputs alone")
+          ->type_name("PATTERN")
+          ->delimiter(',')
+          ->allow_extra_args(false);
+  if (!group.empty()) {
+    chosen->group(group);
+    left_out->group(group);
+  }
+  return {chosen, left_out};
+}
+
 SolveMethod parse_method(const std::string& text) {
   if (text == "auto") return SolveMethod::automatic;
   if (text == "nlopt") return SolveMethod::nlopt;

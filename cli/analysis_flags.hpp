@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scaleopt/problems/question/question_fast.hpp"
@@ -29,6 +30,13 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads);
 
 // The scenario of `args`, which must have a [law] and a [problem] (InputError otherwise).
 Scenario load_analysis_scenario(const AnalysisArgs& args);
+
+// --inputs and --exclude of sensitivity and plot tornado (names or globs, comma-separated or
+// repeated); returns the two options.
+std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
+                                                             std::vector<std::string>& inputs,
+                                                             std::vector<std::string>& exclude,
+                                                             const std::string& group = "");
 
 // --method auto|nlopt.
 SolveMethod parse_method(const std::string& text);

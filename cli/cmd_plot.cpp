@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
@@ -38,7 +39,8 @@ struct PlotArgs {
   bool sweep_options = false;      // --x, --y, --series or --mark given
   std::string tornado = "20%";
   std::string rank_by = "params";
-  bool tornado_options = false;  // --tornado or --rank-by given
+  std::vector<std::string> inputs, exclude;  // --inputs, --exclude
+  bool tornado_options = false;              // --tornado, --rank-by, --inputs or --exclude given
   long long samples = 10000;
   std::string seed = "1";
   bool uncertainty_options = false;  // --samples or --seed given
@@ -102,7 +104,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     throw InputError("--x, --y, --series and --mark: only for plot sweep");
   }
   if (args.tornado_options && kind != PlotKind::tornado) {
-    throw InputError("--tornado and --rank-by: only for plot tornado");
+    throw InputError("--tornado, --rank-by, --inputs and --exclude: only for plot tornado");
   }
   if (args.uncertainty_options && kind != PlotKind::uncertainty) {
     throw InputError("--samples and --seed: only for plot uncertainty");
@@ -140,6 +142,8 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
     options.threads = parse_threads_flag("--threads", args.threads);
     options.solver = args.solver;
+    options.inputs = args.inputs;
+    options.exclude = args.exclude;
     options.validate();
     const SensitivityResult result = analyse_sensitivity(scenario, options);
     if (result.status != Status::converged) {
@@ -311,7 +315,9 @@ void add_plot_command(CLI::App& app, Action& chosen) {
                       ->type_name("OUTPUT")
                       ->default_str("params")
                       ->group("Tornado");
-  for (CLI::Option* option : {tornado, rank_by}) {
+  const auto [inputs, exclude] =
+      add_input_choice_flags(*command, args->inputs, args->exclude, "Tornado");
+  for (CLI::Option* option : {tornado, rank_by, inputs, exclude}) {
     option->each([args](const std::string&) { args->tornado_options = true; });
   }
   auto* samples =

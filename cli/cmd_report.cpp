@@ -63,6 +63,9 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
     ReportTable tornado{Table{}, {}};
     tornado.table = tornado_table(report, sensitivity, tornado.notes);
     inputs.sensitivity.push_back(std::move(tornado));
+    ReportTable law{Table{}, {}};
+    law.table = tornado_table(report, sensitivity, law.notes, true);
+    if (has_rows(law.table)) inputs.sensitivity.push_back(std::move(law));
     ReportTable elasticities{Table{}, {}};
     elasticities.table = elasticity_table(
         std::string("Elasticities d ln y / d ln p at the ") +
