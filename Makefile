@@ -66,17 +66,12 @@ demo-build: configure
 
 demo: demo-build
 	@echo
-	@echo "== The talk's headline, assumed and derived: a frontier model of 100B active parameters"
-	@echo "   serving 50M tokens/s for two months; its pretraining tokens over Chinchilla's 20 per"
-	@echo "   parameter are the 'over Chinchilla' row of each table"
-	@echo
-	@echo "== 1. Assumed (examples/frontier_100x.toml): decode runs at a third of the training MFU,"
-	@echo "      as the talk argues, typed as inference.decode_mfu = 0.133"
-	@$(SCALEOPT) solve examples/frontier_100x.toml
-	@echo
-	@echo "== 2. Derived (examples/frontier_derived.toml): the serving cost from the roofline of a"
-	@echo "      sourced mixture of experts on H100s at 20 ms per token (inference.pricing = roofline)"
-	@$(SCALEOPT) solve examples/frontier_derived.toml
+	@echo "== The talk's headline, assumed (A) and derived (B): a frontier model of 100B active"
+	@echo "   parameters serving 50M tokens/s for two months. 'over Chinchilla' is its pretraining"
+	@echo "   tokens over 20 per parameter; 'inference priced by' says what each assumes:"
+	@echo "   A types decode at a third of the training MFU, as the talk argues;"
+	@echo "   B derives it from the roofline of a sourced mixture of experts at 20 ms per token"
+	@$(SCALEOPT) compare examples/frontier_100x.toml examples/frontier_derived.toml
 	@echo
 	@echo "== Sardana et al. (2024): the cheapest model that reaches loss 1.947 and serves 2T tokens =="
 	@$(SCALEOPT) solve examples/sardana_compute.toml

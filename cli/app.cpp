@@ -42,6 +42,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_roofline_command(app, chosen);
   add_cost_command(app, chosen);
   add_solve_command(app, chosen);
+  add_compare_command(app, chosen);
   add_fit_command(app, chosen);
   add_pricing_command(app, chosen);
   add_sweep_command(app, chosen);

@@ -49,6 +49,8 @@ RUNS = {
                                          "frontier_uncertain.toml",
                                          # rl_returns; decode_mfu_implied and warnings
                                          "frontier_rl.toml", "frontier_derived.toml")],
+    "compare": [["compare", ex("frontier_100x.toml"), ex("frontier_derived.toml")],
+                ["compare", ex("sardana_compute.toml"), ex("sardana_cost.toml")]],
     "fit": [["fit", ex("chinchilla_fig4_epoch.csv"), "--params-col", "Model Size",
              "--flops-col", "Training FLOP", "--loss-col", "loss", "--drop-highest-loss", "5",
              "--bootstrap", "20"],
