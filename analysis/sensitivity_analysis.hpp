@@ -6,6 +6,10 @@
 //    system, and for equal-cost those of the heuristic's closed form;
 //  - a tornado row: p moved down and up by a fraction (default 20%, kept within the input's
 //    allowed range), the question re-solved, and the swing of one output.
+// A whole-number input (layers, heads, experts, chips: NumericInput::whole_number) has no
+// derivative: its elasticities are secants over whole steps (p - 1 and p + 1, re-solved), and its
+// tornado sides are whole numbers, at least one step away. `inputs` and `exclude` choose which
+// inputs are analysed.
 
 #include <optional>
 #include <string>
@@ -15,6 +19,7 @@
 #include "scaleopt/problems/question/question_elasticity.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 
 namespace scaleopt {
 
@@ -25,6 +30,10 @@ struct SensitivityAnalysisOptions {
   SolverOptions solver;
   SolveMethod method = SolveMethod::automatic;  // how tornado points are re-solved
   ElasticityOptions elasticity;
+  // Names or shell globs (fnmatch(3): "inference.*", "law.?") of the inputs analysed (empty:
+  // every numeric input) and of those left out; each must match an input of the scenario.
+  std::vector<std::string> inputs;
+  std::vector<std::string> exclude;
   void validate() const;  // InputError naming the flag
 };
 
@@ -40,6 +49,7 @@ struct InputSensitivity {
   std::string path;
   Unit unit = Unit::number;
   double value = 0.0;
+  bool whole_number = false;  // elasticities by whole steps, tornado sides whole
   Elasticity optimum;
   std::optional<Elasticity> heuristic;  // equal-cost
   TornadoSide low, high;
@@ -51,8 +61,10 @@ struct SensitivityReport {
   CostUnit unit = CostUnit::usd;
   OutputValues base{};                    // the optimum's outputs
   std::optional<OutputValues> heuristic;  // equal-cost: the heuristic's
-  std::vector<InputSensitivity> inputs;   // in numeric_inputs order
-  std::vector<std::size_t> tornado;       // indices into inputs, largest swing first
+  std::vector<InputSensitivity> inputs;   // in numeric_inputs order (those chosen)
+  // Indices into inputs, largest swing first: the scenario's inputs, then the law's
+  // coefficients (law.*) as a group of their own (a fit's uncertainty, not an economic choice).
+  std::vector<std::size_t> tornado;
 };
 
 // Throws InputError for bad input or an infeasible question (as solve). A base that does not
@@ -64,6 +76,15 @@ struct SensitivityResult {
 };
 SensitivityResult analyse_sensitivity(const Scenario& scenario,
                                       const SensitivityAnalysisOptions& options);
+
+// Whether `path` is one of the law's coefficients (the tornado's second group).
+bool law_coefficient(std::string_view path);
+
+// The numeric inputs of `scenario` that `options.inputs` and `options.exclude` choose, in
+// numeric_inputs order. InputError "--inputs: 'x' matches no numeric input ..." (or
+// --exclude) for a pattern that matches none, and when none is left.
+std::vector<NumericInput> chosen_inputs(const Scenario& scenario,
+                                        const SensitivityAnalysisOptions& options);
 
 // The index in kElasticityOutputs of `text` ("params", "cost_total", ...); InputError
 // "FLAG: unknown output 'x': expected one of ..." otherwise.

@@ -3,20 +3,14 @@
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/limits.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 
 namespace scaleopt::cli {
 
 void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
-  command.add_option("scenario", args.scenario, "Scenario file (TOML, docs/scenario.md)")
-      ->type_name("SCENARIO.toml")
-      ->required();
-  command
-      .add_option("--set", args.overrides,
-                  "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
+  add_scenario_arguments(command, args.scenario, args.overrides, args.law_file);
   if (threads) {
     command.add_option("--threads", args.threads, "Threads (0: one per hardware thread)")
         ->default_str("0")
@@ -35,7 +29,7 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
 }
 
 Scenario load_analysis_scenario(const AnalysisArgs& args) {
-  Scenario scenario = load_scenario(args.scenario, args.overrides);
+  Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
   try {
     (void)scenario_setup(scenario);
   } catch (const InputError& e) {
@@ -43,6 +37,33 @@ Scenario load_analysis_scenario(const AnalysisArgs& args) {
     throw InputError(what.starts_with(scenario.file) ? what : scenario.file + ": " + what);
   }
   return scenario;
+}
+
+std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
+                                                             std::vector<std::string>& inputs,
+                                                             std::vector<std::string>& exclude,
+                                                             const std::string& group) {
+  CLI::Option* chosen =
+      command
+          .add_option("--inputs", inputs,
+                      "Analyse only these inputs: names or globs, comma-separated or repeated, "
+                      "e.g. --inputs 'inference.*,training.mfu' (default: every numeric input)")
+          ->type_name("PATTERN")
+          ->delimiter(',')
+          ->allow_extra_args(false);
+  CLI::Option* left_out =
+      command
+          .add_option("--exclude", exclude,
+                      "Leave these inputs out: names or globs, e.g. --exclude 'law.*' for the "
+                      "economic inputs alone")
+          ->type_name("PATTERN")
+          ->delimiter(',')
+          ->allow_extra_args(false);
+  if (!group.empty()) {
+    chosen->group(group);
+    left_out->group(group);
+  }
+  return {chosen, left_out};
 }
 
 SolveMethod parse_method(const std::string& text) {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scaleopt/problems/question/question_fast.hpp"
@@ -15,18 +16,27 @@ namespace scaleopt::cli {
 struct AnalysisArgs {
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;  // --law-file: replaces the scenario's [law]
   SolverOptions solver;
   int threads = 0;
   std::string method = "auto";
   bool json = false;
 };
 
-// Registers SCENARIO.toml, --set, --method, --json, the solver flags and (when `threads`)
+// Registers SCENARIO.toml, --set, --law-file, --method, --json, the solver flags and (when
+// `threads`)
 // --threads.
 void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads);
 
 // The scenario of `args`, which must have a [law] and a [problem] (InputError otherwise).
 Scenario load_analysis_scenario(const AnalysisArgs& args);
+
+// --inputs and --exclude of sensitivity and plot tornado (names or globs, comma-separated or
+// repeated); returns the two options.
+std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
+                                                             std::vector<std::string>& inputs,
+                                                             std::vector<std::string>& exclude,
+                                                             const std::string& group = "");
 
 // --method auto|nlopt.
 SolveMethod parse_method(const std::string& text);

@@ -43,6 +43,7 @@ int run_with(int argc, const char* const* argv, std::ostream& out, std::ostream&
   add_roofline_command(app, chosen);
   add_cost_command(app, chosen);
   add_solve_command(app, chosen);
+  add_compare_command(app, chosen);
   add_fit_command(app, chosen);
   add_pricing_command(app, chosen);
   add_sweep_command(app, chosen);

@@ -6,6 +6,7 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/cost_output.hpp"
 #include "scaleopt/report/json.hpp"
@@ -21,17 +22,18 @@ namespace {
 struct CostArgs {
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;
   bool json = false;
   bool keys = false;
 };
 
 int run_cost(const CostArgs& args, std::ostream& out) {
   if (args.keys) {
-    if (!args.scenario.empty() || args.json || !args.overrides.empty()) {
+    if (!args.scenario.empty() || args.json || !args.overrides.empty() || !args.law_file.empty()) {
       // --keys prints the same table whatever else is given: the rest would be ignored.
       throw InputError(
-          "--keys: prints the key table alone; give it without a scenario, --set or "
-          "--json");
+          "--keys: prints the key table alone; give it without a scenario, --set, --law-file "
+          "or --json");
     }
     out << scenario_keys_markdown();
     return kExitOk;
@@ -39,7 +41,7 @@ int run_cost(const CostArgs& args, std::ostream& out) {
   if (args.scenario.empty()) {
     throw InputError("cost: give a scenario file, e.g. scaleopt cost examples/frontier.toml");
   }
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
   PhaseCosts cost;
   try {
     cost = phase_costs(scenario);
@@ -70,6 +72,7 @@ void add_cost_command(CLI::App& app, Action& chosen) {
                    "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one KEY=VALUE per --set, so a file after it stays positional
+  add_law_file_option(*command, args->law_file);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->add_flag("--keys", args->keys,
                     "Print the table of scenario keys (units, defaults, ranges) and exit");
@@ -81,6 +84,7 @@ void add_cost_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt cost examples/frontier.toml\n"
       "  scaleopt cost examples/frontier.toml --json\n"
+      "  scaleopt cost examples/frontier.toml --law-file fitted.toml\n"
       "  scaleopt cost examples/frontier.toml --set inference.rate=100M/s --set "
       "inference.hardware=h100-sxm\n"
       "  scaleopt cost --keys\n");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
@@ -30,6 +31,7 @@ struct PlotArgs {
   std::string kind;
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;
   std::string out;
   std::string script;
   SweepChoice sweep;
@@ -37,7 +39,8 @@ struct PlotArgs {
   bool sweep_options = false;      // --x, --y, --series or --mark given
   std::string tornado = "20%";
   std::string rank_by = "params";
-  bool tornado_options = false;  // --tornado or --rank-by given
+  std::vector<std::string> inputs, exclude;  // --inputs, --exclude
+  bool tornado_options = false;              // --tornado, --rank-by, --inputs or --exclude given
   long long samples = 10000;
   std::string seed = "1";
   bool uncertainty_options = false;  // --samples or --seed given
@@ -77,23 +80,18 @@ std::vector<plots::SweepMark> sweep_marks(const std::vector<std::string>& texts)
   return marks;
 }
 
-// The file plot reads: a scenario, or for plot sweep a sweep file.
-std::vector<ReadFile> plot_inputs(const PlotArgs& args, PlotKind kind) {
-  return {{args.scenario, kind == PlotKind::sweep ? "the sweep file" : "the scenario file"}};
-}
-
-// Draws the figure, or writes its script and data with --script.
+// Draws the figure, or writes its script and data with --script; none of `inputs` (the files
+// read) is written.
 int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
-           plots::FigureFormat format, std::ostream& out) {
+           plots::FigureFormat format, const std::vector<ReadFile>& inputs, std::ostream& out) {
   if (!args.script.empty()) {
     const std::string output = std::filesystem::path(args.out).filename().string();
-    const auto written =
-        write_figure_script(figure, args.script, output, format, plot_inputs(args, kind));
+    const auto written = write_figure_script(figure, args.script, output, format, inputs);
     out << "Wrote " << written.front() << " and " << written.size() - 1 << " data files; "
         << "'gnuplot " << figure.name << ".gp' in " << args.script << " draws " << output << "\n";
     return kExitOk;
   }
-  const std::string said = draw_figure(figure, args.out, plot_inputs(args, kind));
+  const std::string said = draw_figure(figure, args.out, inputs);
   out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
   if (!said.empty()) out << "gnuplot said: " << said;
   return kExitOk;
@@ -106,28 +104,36 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     throw InputError("--x, --y, --series and --mark: only for plot sweep");
   }
   if (args.tornado_options && kind != PlotKind::tornado) {
-    throw InputError("--tornado and --rank-by: only for plot tornado");
+    throw InputError("--tornado, --rank-by, --inputs and --exclude: only for plot tornado");
   }
   if (args.uncertainty_options && kind != PlotKind::uncertainty) {
     throw InputError("--samples and --seed: only for plot uncertainty");
   }
   // With --script, --out only names the image in the script: nothing is written there.
-  if (args.script.empty()) check_output(args.out, "--out", plot_inputs(args, kind));
   if (kind == PlotKind::sweep) {
     if (!args.overrides.empty()) throw InputError("--set: plot sweep reads a sweep file");
+    if (!args.law_file.empty()) throw InputError("--law-file: plot sweep reads a sweep file");
+    const std::vector<ReadFile> inputs{{args.scenario, "the sweep file"}};
+    if (args.script.empty()) check_output(args.out, "--out", inputs);
     SweepChoice choice = args.sweep;
     choice.marks = sweep_marks(args.marks);
-    return finish(args, sweep_of(args.scenario, choice), kind, format, out);
+    return finish(args, sweep_of(args.scenario, choice), kind, format, inputs, out);
   }
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  if (args.script.empty()) {
+    // Before reading the scenario (its law file is checked once it is known, below).
+    check_output(args.out, "--out", {{args.scenario, "the scenario file"}});
+  }
+  const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  const std::vector<ReadFile> inputs = scenario_inputs(scenario);
+  if (args.script.empty()) check_output(args.out, "--out", inputs);
   if (kind == PlotKind::cost_vs_context) {
-    return finish(args, cost_vs_context_of(scenario), kind, format, out);
+    return finish(args, cost_vs_context_of(scenario), kind, format, inputs, out);
   }
   if (kind == PlotKind::cost_vs_context_models) {
-    return finish(args, cost_vs_context_models_of(scenario), kind, format, out);
+    return finish(args, cost_vs_context_models_of(scenario), kind, format, inputs, out);
   }
   if (kind == PlotKind::rl_shares) {
-    return finish(args, rl_shares_of(scenario, args.solver), kind, format, out);
+    return finish(args, rl_shares_of(scenario, args.solver), kind, format, inputs, out);
   }
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (kind == PlotKind::tornado) {
@@ -136,6 +142,8 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
     options.threads = parse_threads_flag("--threads", args.threads);
     options.solver = args.solver;
+    options.inputs = args.inputs;
+    options.exclude = args.exclude;
     options.validate();
     const SensitivityResult result = analyse_sensitivity(scenario, options);
     if (result.status != Status::converged) {
@@ -143,7 +151,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
           << "No figure drawn: the base case did not converge.\n";
       return kExitNotConverged;
     }
-    return finish(args, tornado_of(scenario, result.report, options), kind, format, out);
+    return finish(args, tornado_of(scenario, result.report, options), kind, format, inputs, out);
   }
   if (kind == PlotKind::uncertainty) {
     MonteCarloOptions options;
@@ -158,7 +166,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
           << "No figure drawn: there is nothing to histogram.\n";
       return kExitNotConverged;
     }
-    return finish(args, uncertainty_of(scenario, report, options), kind, format, out);
+    return finish(args, uncertainty_of(scenario, report, options), kind, format, inputs, out);
   }
   if (solution.status() != Status::converged) {
     out << "STATUS: " << to_string(solution.status()) << ": " << solution.message() << "\n"
@@ -168,7 +176,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
   return finish(
       args,
       kind == PlotKind::isoloss ? isoloss_of(scenario, solution) : phases_of(scenario, solution),
-      kind, format, out);
+      kind, format, inputs, out);
 }
 
 // What `plot KIND --help` adds for one kind: what it draws, what it needs, its flags and an
@@ -181,7 +189,9 @@ std::string kind_help(PlotKind kind) {
              "optimum, the Chinchilla-style model of equal quality and (equal-cost) the\n"
              "heuristic, labelled. Needs a scenario whose [problem] solves.\n"
              "Example:\n"
-             "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n";
+             "  scaleopt plot isoloss examples/sardana_compute.toml --out isoloss.svg\n"
+             "  scaleopt plot isoloss examples/sardana_compute.toml --law-file fitted.toml --out "
+             "f.svg\n";
     case PlotKind::cost_vs_context:
       return "plot cost-vs-context: cost per input and output token (USD per million) against\n"
              "context (log axes) at the best batch and the large-batch limit, S*, the knee,\n"
@@ -249,7 +259,8 @@ void add_plot_command(CLI::App& app, Action& chosen) {
   command->add_option("kind", args->kind, "What to draw: " + plot_kind_names())
       ->type_name("KIND")
       ->required();
-  add_scenario_arguments(*command, args->scenario, args->overrides, "SCENARIO.toml|SWEEP.csv",
+  add_scenario_arguments(*command, args->scenario, args->overrides, args->law_file,
+                         "SCENARIO.toml|SWEEP.csv",
                          "Scenario file (TOML, docs/scenario.md), or for sweep the file of "
                          "'scaleopt sweep --out'");
   command->add_option("--out", args->out, "The figure: FILE.svg or FILE.png (format from the name)")
@@ -304,7 +315,9 @@ void add_plot_command(CLI::App& app, Action& chosen) {
                       ->type_name("OUTPUT")
                       ->default_str("params")
                       ->group("Tornado");
-  for (CLI::Option* option : {tornado, rank_by}) {
+  const auto [inputs, exclude] =
+      add_input_choice_flags(*command, args->inputs, args->exclude, "Tornado");
+  for (CLI::Option* option : {tornado, rank_by, inputs, exclude}) {
     option->each([args](const std::string&) { args->tornado_options = true; });
   }
   auto* samples =

@@ -29,6 +29,7 @@ struct CurveArgs {
   int points = 25;
   bool points_given = false;
   std::string out;
+  RequestFlags request;
   bool json = false;
 };
 
@@ -85,7 +86,9 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   } catch (const InputError& e) {
     throw InputError((inputs.file.empty() ? "" : inputs.file + ": ") + e.what());
   }
-  const bool converged = curve.status == Status::converged;
+  const std::optional<RequestCost> request = resolve_request(args.request, inputs, roofline);
+  const bool converged =
+      curve.status == Status::converged && (!request || request->status == Status::converged);
 
   Json rows = Json::array();
   for (std::size_t i = 0; i < curve.points.size(); ++i) {
@@ -100,7 +103,12 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   }
 
   if (args.json) {
-    out << pricing_curve_answer(inputs, roofline, curve, rows).dump(2) << "\n";
+    Json json = pricing_curve_answer(inputs, roofline, curve, rows);
+    if (request) {
+      json["request_usd"] = request->usd();
+      json["request"] = request_json(*request);
+    }
+    out << json.dump(2) << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 
@@ -165,6 +173,7 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
                 price_list_text(*inputs.prices));
   }
   summary.print(out);
+  if (request) out << request_text(*request);
   if (!args.out.empty()) out << "Wrote " << rows.size() << " rows to " << args.out << "\n";
   print_assumptions(out, inputs.assumptions);
   return converged ? kExitOk : kExitNotConverged;
@@ -191,15 +200,20 @@ void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
   command->add_option("--out", args->out, "Also write the rows as CSV (columns = JSON keys)")
       ->type_name("FILE.csv")
       ->check(refuse_empty_file_name);
+  add_request_flags(*command, args->request);
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");
   command->footer(
       "Each row is the best batch at that context (HBM and latency limits, root finding);\n"
       "rows at S*, the knee and price steps are added. The large-batch column is the\n"
       "roofline with weights amortised: flat below S*, rising by the KV term above.\n"
+      "--input-tokens I --output-tokens O adds the cost of one request: I input tokens at a\n"
+      "prompt of I, each output token at the context it is decoded at (I to I + O - 1).\n"
       "Examples:\n"
       "  scaleopt pricing curve --hardware h200 --model deepseek-v3 --context 1K..1M\n"
       "  scaleopt pricing curve examples/gemini_200k.toml --out curve.csv\n"
-      "  scaleopt pricing curve --hardware b200 --model frontier-100b --precision fp8 --json\n");
+      "  scaleopt pricing curve --hardware b200 --model frontier-100b --precision fp8 --json\n"
+      "  scaleopt pricing curve examples/gemini_200k.toml --input-tokens 150K --output-tokens "
+      "2K\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_curve(*args, out); }; });
 }

@@ -26,16 +26,19 @@ namespace {
 struct ReportArgs {
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;
   std::string out;
   SolverOptions solver;
 };
 
-// "scaleopt plot KIND FILE --out KIND.svg [--set ...]": how to draw one figure alone.
+// "scaleopt plot KIND FILE --out KIND.svg [--law-file ...] [--set ...]": how to draw one
+// figure alone.
 std::string plot_command_line(std::string_view kind, const std::string& file,
-                              const std::vector<std::string>& overrides) {
+                              const ReportArgs& args) {
   std::string line =
       "scaleopt plot " + std::string(kind) + " " + file + " --out " + std::string(kind) + ".svg";
-  for (const std::string& o : overrides) line += " --set " + o;
+  if (!args.law_file.empty()) line += " --law-file " + args.law_file;
+  for (const std::string& o : args.overrides) line += " --set " + o;
   return line;
 }
 
@@ -56,10 +59,13 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
         name + " prints them (docs/sensitivity.md).";
     inputs.figures.push_back({"tornado", "The sensitivity tornado of the parameter count",
                               figure_svg(tornado_of(scenario, report, sensitivity)),
-                              plot_command_line("tornado", name, args.overrides)});
+                              plot_command_line("tornado", name, args)});
     ReportTable tornado{Table{}, {}};
     tornado.table = tornado_table(report, sensitivity, tornado.notes);
     inputs.sensitivity.push_back(std::move(tornado));
+    ReportTable law{Table{}, {}};
+    law.table = tornado_table(report, sensitivity, law.notes, true);
+    if (has_rows(law.table)) inputs.sensitivity.push_back(std::move(law));
     ReportTable elasticities{Table{}, {}};
     elasticities.table = elasticity_table(
         std::string("Elasticities d ln y / d ln p at the ") +
@@ -85,7 +91,7 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
   }
   inputs.figures.push_back({"uncertainty", "Monte Carlo histograms of the optimum's outputs",
                             figure_svg(uncertainty_of(scenario, report, monte_carlo)),
-                            plot_command_line("uncertainty", name, args.overrides)});
+                            plot_command_line("uncertainty", name, args)});
   std::vector<std::string> distributions;
   for (const UncertainInput& input : scenario.uncertainty.inputs) {
     distributions.push_back(input.path + " ~ " + distribution_text(scenario, input));
@@ -103,8 +109,9 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   }
   // Read once: the report quotes the very text that was solved (a FIFO could not be read twice).
   const std::string scenario_text = read_input_file(args.scenario, kTomlInput);
-  const Scenario scenario = load_scenario_text(scenario_text, args.scenario, args.overrides);
-  const std::vector<ReadFile> read_files{{args.scenario, "the scenario file"}};
+  const Scenario scenario =
+      load_scenario_text(scenario_text, args.scenario, args.overrides, {args.law_file});
+  const std::vector<ReadFile> read_files = scenario_inputs(scenario);
   check_output(args.out, "--out", read_files);
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (solution.status() != Status::converged) {
@@ -120,12 +127,12 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   inputs.scenario_text = scenario_text;
   inputs.figures.push_back({"phases", "Lifetime cost by phase of each plan",
                             figure_svg(phases_of(scenario, solution)),
-                            plot_command_line("phases", name, args.overrides)});
+                            plot_command_line("phases", name, args)});
   inputs.figures.push_back({"isoloss",
                             "Iso-loss map: loss contours, training compute, lifetime cost, the "
                             "frontier and the plans",
                             figure_svg(isoloss_of(scenario, solution)),
-                            plot_command_line("isoloss", name, args.overrides)});
+                            plot_command_line("isoloss", name, args)});
   const bool roofline = scenario.serving.pricing == InferencePricing::roofline;
   const bool flops_only = solution.kind == ProblemKind::min_lifetime_flops;
   if (flops_only) {
@@ -142,7 +149,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
                               "Cost per input and output token against context on the serving "
                               "replica (roofline at the best batch)",
                               figure_svg(cost_vs_context_of(scenario)),
-                              plot_command_line("cost-vs-context", name, args.overrides)});
+                              plot_command_line("cost-vs-context", name, args)});
   }
   if (!scenario.compare_models.empty()) {
     inputs.figures.push_back(
@@ -150,7 +157,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
          "Cost per token against context, 8K to 1M, for the models of inference.compare_models "
          "on the same chip (each on its own replica of whole nodes)",
          figure_svg(cost_vs_context_models_of(scenario)),
-         plot_command_line("cost-vs-context-models", name, args.overrides)});
+         plot_command_line("cost-vs-context-models", name, args)});
   }
   add_analyses(inputs, scenario, args);
   const std::string html = report_html(inputs);
@@ -169,7 +176,7 @@ void add_report_command(CLI::App& app, Action& chosen) {
   auto* command = app.add_subcommand(
       "report", "Write one self-contained HTML report of a scenario: answer, costs, figures");
   auto args = std::make_shared<ReportArgs>();
-  add_scenario_arguments(*command, args->scenario, args->overrides);
+  add_scenario_arguments(*command, args->scenario, args->overrides, args->law_file);
   command->add_option("--out", args->out, "The report: FILE.html")
       ->type_name("FILE")
       ->check(refuse_empty_file_name)
@@ -182,7 +189,8 @@ void add_report_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt report examples/frontier_100x.toml --out report.html\n"
       "  scaleopt report examples/budget_plan.toml --out budget.html --set "
-      "problem.budget_usd=1B\n");
+      "problem.budget_usd=1B\n"
+      "  scaleopt report examples/sardana_cost.toml --law-file fitted.toml --out fitted.html\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_report(*args, out); }; });
 }

@@ -16,6 +16,7 @@
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/pricing_json.hpp"
+#include "scaleopt/report/pricing_output.hpp"
 #include "scaleopt/report/table.hpp"
 
 namespace scaleopt::cli {
@@ -27,6 +28,7 @@ constexpr double kTokensPerMillion = 1e6;
 struct RooflineArgs {
   ServingFlags serving;
   std::string context;
+  RequestFlags request;
   bool json = false;
 };
 
@@ -51,10 +53,17 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   const double s_star = crossover_context(roofline);
   const double input_per_mtok = plan.input_token.usd * kTokensPerMillion;
   const double output_per_mtok = plan.output_token.usd * kTokensPerMillion;
-  const bool converged = plan.status == Status::converged;
+  const std::optional<RequestCost> request = resolve_request(args.request, inputs, roofline);
+  const bool converged =
+      plan.status == Status::converged && (!request || request->status == Status::converged);
 
   if (args.json) {
-    out << roofline_answer(inputs, roofline, plan).dump(2) << "\n";
+    Json json = roofline_answer(inputs, roofline, plan);
+    if (request) {
+      json["request_usd"] = request->usd();
+      json["request"] = request_json(*request);
+    }
+    out << json.dump(2) << "\n";
     return converged ? kExitOk : kExitNotConverged;
   }
 
@@ -98,6 +107,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   table.row("output", format_quantity(output_per_mtok, Unit::usd, 3) + " per Mtok", "decode");
   table.row("output/input", format_quantity(plan.output_input_ratio(), Unit::number, 3));
   table.print(out);
+  if (request) out << request_text(*request);
   if (!assumptions.empty()) {
     out << "Assumptions (defaults not given on the command line):\n";
     for (const std::string& a : assumptions) out << "  " << a << "\n";
@@ -115,6 +125,7 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
   command->add_option("--context", args->context, "Context: tokens in each sequence's KV cache")
       ->type_name("COUNT")
       ->default_str("8K (assumed)");
+  add_request_flags(*command, args->request);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   command->footer(
       "One decode step of B sequences at context S: t = max(B (2 N + attention) / F,\n"
@@ -123,11 +134,16 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
       "smallest at which decode turns compute-bound, HBM fills or the latency target binds\n"
       "(root finding, TOMS 748). A prompt of S tokens is prefilled in a pass of its own:\n"
       "max(S FLOPs / F, (weights + S KV) / W). --no-attention-flops: the talk's roofline.\n"
+      "One request (--input-tokens I --output-tokens O): I input tokens at a prompt of I, and\n"
+      "each output token at the context it is decoded at, I to I + O - 1, each at its best\n"
+      "batch (or --batch).\n"
       "Examples:\n"
       "  scaleopt roofline --hardware h100-sxm --model deepseek-v3 --context 200K\n"
       "  scaleopt roofline --hardware h100-sxm --model llama3-70b --precision fp8 --json\n"
       "  scaleopt roofline --hardware b200 --model frontier-100b --price '$4/h' --chips 8\n"
-      "  scaleopt roofline --hardware h100-sxm --model llama3-70b --latency-per-token 30ms\n");
+      "  scaleopt roofline --hardware h100-sxm --model llama3-70b --latency-per-token 30ms\n"
+      "  scaleopt roofline --hardware h100-sxm --model deepseek-v3 --input-tokens 2K \\\n"
+      "      --output-tokens 500\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_roofline(*args, out); }; });
 }

@@ -20,6 +20,7 @@ struct SensitivityArgs {
   AnalysisArgs common;
   std::string tornado = "20%";
   std::string rank_by = "params";
+  std::vector<std::string> inputs, exclude;
 };
 
 int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
@@ -29,6 +30,8 @@ int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
   options.threads = parse_threads_flag("--threads", args.common.threads);
   options.solver = args.common.solver;
   options.method = parse_method(args.common.method);
+  options.inputs = args.inputs;
+  options.exclude = args.exclude;
   options.validate();
   const Scenario scenario = load_analysis_scenario(args.common);
   const SensitivityResult result = analyse_sensitivity(scenario, options);
@@ -65,14 +68,21 @@ void add_sensitivity_command(CLI::App& app, Action& chosen) {
                    "over_chinchilla")
       ->default_str("params")
       ->type_name("OUTPUT");
+  add_input_choice_flags(*command, args->inputs, args->exclude);
   command->footer(
       "For every numeric input p of the scenario (law, chips, prices, MFUs, demand, target):\n"
       "d ln y / d ln p of the optimum's params, pretraining tokens, loss, total cost and\n"
       "over-Chinchilla factor, by the implicit-function theorem on the KKT conditions (no\n"
-      "re-solve; see docs/sensitivity.md), and a tornado table ranked by swing.\n"
+      "re-solve; see docs/sensitivity.md), and a tornado table ranked by swing: the scenario's\n"
+      "inputs, then the law's coefficients (law.*) ranked apart. Whole numbers (layers, heads,\n"
+      "experts, chips) move by whole steps. --inputs and --exclude choose the inputs by name\n"
+      "or glob.\n"
       "Examples:\n"
       "  scaleopt sensitivity examples/sardana_cost.toml\n"
-      "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n");
+      "  scaleopt sensitivity examples/frontier_derived.toml --inputs 'inference.*,training.*'\n"
+      "  scaleopt sensitivity examples/frontier_derived.toml --exclude 'law.*,architecture.*'\n"
+      "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n"
+      "  scaleopt sensitivity examples/sardana_cost.toml --law-file fitted.toml\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
       args->common.solver.stop = context.stop;

@@ -7,6 +7,7 @@
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
@@ -19,12 +20,13 @@ namespace {
 struct SolveArgs {
   std::string scenario;
   std::vector<std::string> overrides;
+  std::string law_file;
   SolverOptions solver;
   bool json = false;
 };
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
-  const Scenario scenario = load_scenario(args.scenario, args.overrides);
+  const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
@@ -40,14 +42,7 @@ void add_solve_command(CLI::App& app, Action& chosen) {
   auto* command = app.add_subcommand(
       "solve", "Solve a scenario's lifecycle problem: model size, pretraining and RL tokens");
   auto args = std::make_shared<SolveArgs>();
-  command->add_option("scenario", args->scenario, "Scenario file (TOML, docs/scenario.md)")
-      ->type_name("SCENARIO.toml")
-      ->required();
-  command
-      ->add_option("--set", args->overrides,
-                   "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
+  add_scenario_arguments(*command, args->scenario, args->overrides, args->law_file);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
   add_solver_flags(*command, args->solver);
   command->footer(
@@ -61,7 +56,8 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt solve examples/frontier_100x.toml\n"
       "  scaleopt solve examples/sardana_cost.toml --json\n"
-      "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n");
+      "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n"
+      "  scaleopt solve examples/sardana_cost.toml --law-file fitted.toml\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_solve(*args, out); }; });
 }

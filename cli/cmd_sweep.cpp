@@ -20,6 +20,7 @@
 #include "scaleopt/cli/interrupt.hpp"
 #include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/progress_bar.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/json.hpp"
@@ -159,7 +160,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   const Provenance provenance =
       sweep_provenance(scenario, grid, shard, options.method, options.solver);
 
-  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  const std::vector<ReadFile> inputs = scenario_inputs(scenario);
   const bool have_out = check_sweep_output(args.out, inputs);
   const std::string partial = partial_path(args.out);
   const bool have_partial = check_partial(partial, inputs);
@@ -329,7 +330,9 @@ void add_sweep_command(CLI::App& app, Action& chosen) {
       "  scaleopt sweep examples/sardana_cost.toml --vary inference.requests=1e8..1e12:log:50 \\\n"
       "      --vary inference.decode_mfu=0.1..0.3:3 --out sweep.csv\n"
       "  scaleopt sweep examples/frontier_100x.toml --vary inference.rate=1M/s..1G/s:log:100 \\\n"
-      "      --shard 2/8 --out shard2.csv\n");
+      "      --shard 2/8 --out shard2.csv\n"
+      "  scaleopt sweep examples/sardana_cost.toml --law-file fitted.toml \\\n"
+      "      --vary inference.requests=1e8..1e12:log:50 --out sweep.csv\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out, std::ostream& notes) {
       return run_sweep(*args, out, notes);

@@ -10,6 +10,7 @@
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/limits.hpp"
 #include "scaleopt/cli/print.hpp"
+#include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/uncertainty_output.hpp"
@@ -35,7 +36,7 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   options.method = parse_method(args.common.method);
   options.keep_rows = !args.out.empty();
   const Scenario scenario = load_analysis_scenario(args.common);
-  const std::vector<ReadFile> inputs{{args.common.scenario, "the scenario file"}};
+  const std::vector<ReadFile> inputs = scenario_inputs(scenario);
   if (options.keep_rows) check_output(args.out, "--out", inputs);
   const MonteCarloReport report = run_monte_carlo(scenario, options);
   if (options.keep_rows) {
@@ -89,7 +90,8 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
       "range are counted as invalid, not truncated.\n"
       "Examples:\n"
       "  scaleopt uncertainty examples/frontier_uncertain.toml --samples 100000 --seed 1\n"
-      "  scaleopt uncertainty examples/frontier_uncertain.toml --json --out samples.csv\n");
+      "  scaleopt uncertainty examples/frontier_uncertain.toml --json --out samples.csv\n"
+      "  scaleopt uncertainty examples/frontier_uncertain.toml --law-file fitted.toml\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
       args->common.solver.stop = context.stop;

@@ -52,6 +52,7 @@ void add_models_command(CLI::App& app, Action& chosen);
 void add_roofline_command(CLI::App& app, Action& chosen);
 void add_cost_command(CLI::App& app, Action& chosen);
 void add_solve_command(CLI::App& app, Action& chosen);
+void add_compare_command(CLI::App& app, Action& chosen);
 void add_fit_command(CLI::App& app, Action& chosen);
 void add_pricing_command(CLI::App& app, Action& chosen);
 void add_sweep_command(CLI::App& app, Action& chosen);

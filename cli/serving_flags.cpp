@@ -187,4 +187,33 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   return in;
 }
 
+void add_request_flags(CLI::App& command, RequestFlags& flags) {
+  command
+      .add_option("--input-tokens", flags.input_tokens,
+                  "One request: its prompt tokens, prefilled in one pass (with --output-tokens), "
+                  "e.g. 2K")
+      ->type_name("COUNT")
+      ->group("One request");
+  command
+      .add_option("--output-tokens", flags.output_tokens,
+                  "One request: its output tokens, each priced at the context it is decoded at "
+                  "(from the prompt's length up), e.g. 500")
+      ->type_name("COUNT")
+      ->group("One request");
+}
+
+std::optional<RequestCost> resolve_request(const RequestFlags& flags, const ServingInputs& inputs,
+                                           const Roofline& roofline) {
+  if (flags.input_tokens.empty() && flags.output_tokens.empty()) return std::nullopt;
+  if (flags.input_tokens.empty() || flags.output_tokens.empty()) {
+    throw InputError(
+        std::string(flags.input_tokens.empty() ? "--output-tokens" : "--input-tokens") +
+        ": give --input-tokens and --output-tokens together, e.g. --input-tokens 2K "
+        "--output-tokens 500");
+  }
+  return request_cost(
+      roofline, inputs.setup, parse_flag("--input-tokens", flags.input_tokens, Unit::count),
+      parse_flag("--output-tokens", flags.output_tokens, Unit::count), inputs.prefix);
+}
+
 }  // namespace scaleopt::cli

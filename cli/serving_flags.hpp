@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scaleopt/problems/pricing/request_cost.hpp"
 #include "scaleopt/scenario/serving_inputs.hpp"
 
 namespace scaleopt::cli {
@@ -30,5 +31,17 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
 
 // Throws InputError naming the flag (or file:line and key) for bad input.
 ServingInputs resolve_serving(const ServingFlags& flags);
+
+// --input-tokens and --output-tokens: one request, priced token by token
+// (problems/pricing/request_cost.hpp). Empty when not given.
+struct RequestFlags {
+  std::string input_tokens, output_tokens;
+};
+void add_request_flags(CLI::App& command, RequestFlags& flags);
+
+// The request's cost on `inputs`' replica, or nullopt without the flags; InputError when only one
+// of them is given, or for a request the replica cannot serve.
+std::optional<RequestCost> resolve_request(const RequestFlags& flags, const ServingInputs& inputs,
+                                           const Roofline& roofline);
 
 }  // namespace scaleopt::cli

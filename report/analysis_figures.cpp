@@ -33,9 +33,11 @@ plots::Figure tornado_of(const Scenario& scenario, const SensitivityReport& repo
                          const SensitivityAnalysisOptions& options) {
   const std::size_t k = options.rank_by;
   std::vector<plots::TornadoBar> bars;
+  bool law_bars = false;
   for (const std::size_t i : report.tornado) {
     const InputSensitivity& s = report.inputs[i];
     if (no_effect(s) || !(s.swing > 1e-10)) continue;  // below 1e-10: the solver's rounding
+    law_bars = law_bars || law_coefficient(s.path);
     bars.push_back({s.path,
                     format_quantity(s.low.value, s.unit, 4) + " .. " +
                         format_quantity(s.high.value, s.unit, 4),
@@ -50,7 +52,8 @@ plots::Figure tornado_of(const Scenario& scenario, const SensitivityReport& repo
                " and +" + percent + " (" + file_name(scenario) + ")";
   text.assumptions = std::string(to_string(report.kind)) + ", re-solved at each side; base " +
                      text.output.name + " = " + text.output.format(text.base) +
-                     "; ranked by swing; inputs without effect left out";
+                     "; ranked by swing; inputs without effect left out" +
+                     (law_bars ? "; the law's coefficients (law.*) ranked below the inputs" : "");
   return plots::tornado_figure(bars, text);
 }
 

@@ -47,7 +47,7 @@ std::string run_gnuplot(const plots::Figure& figure, plots::FigureFormat format,
   for (const plots::DataFile& data : figure.data) write_plain(directory.file(data.name), data.text);
   const std::string script = directory.file(figure.name + ".gp");
   write_plain(script, plots::gnuplot_script(figure, format, output, directory.path()));
-  const ProcessResult result = run_program("gnuplot", {script});
+  const ProcessResult result = run_program("gnuplot", {script}, gnuplot_process_options());
   if (!result.started) {
     if (!on_path("gnuplot")) {
       throw InputError(std::string("gnuplot not found on PATH: ") + kInstallHint);
@@ -87,6 +87,12 @@ bool make_script_directory(const std::string& directory) {
 }
 
 }  // namespace
+
+ProcessOptions gnuplot_process_options() {
+  ProcessOptions options;
+  options.environment = {"LC_ALL=C.UTF-8"};
+  return options;
+}
 
 std::string draw_figure(const plots::Figure& figure, const std::string& out,
                         const std::vector<ReadFile>& inputs, std::string_view flag) {

@@ -9,9 +9,16 @@
 #include <vector>
 
 #include "scaleopt/plots/figure.hpp"
+#include "scaleopt/report/process.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 
 namespace scaleopt::report {
+
+// How gnuplot is run: with a UTF-8 locale of its own (LC_ALL=C.UTF-8, which every Debian has),
+// whatever ours is. Every script says `set encoding utf8`; under a locale that is not UTF-8
+// (containers, cron, `env -i`) gnuplot warns that it cannot convert the degree sign, a warning
+// that would be passed on as if the figure were wrong.
+ProcessOptions gnuplot_process_options();
 
 // Draws `figure` into `out` (format from its extension; scenario/atomic_file.hpp, which refuses any
 // of `inputs`). Returns what gnuplot printed (its warnings; empty when all went well). Throws

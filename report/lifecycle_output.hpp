@@ -24,13 +24,17 @@ namespace scaleopt::report {
 // names an architecture and prices inference (by the roofline, or by fixed MFUs with
 // inference.hardware named): decode_mfu_implied, the decode efficiency the roofline gives at the
 // plan's N (problems/serving/implied_mfu.hpp); and `warnings` when there are any (a typed
-// decode MFU more than 2x from it either way).
+// decode MFU more than 2x from it either way: DecodeConsistency's warnings, then its notes).
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& solution);
 
-// The roofline's decode efficiency at the plan's N and the warnings it raises (above).
+// The roofline's decode efficiency at the plan's N, and what a typed decode MFU more than 2x
+// from it raises: a warning when it is above (faster than the chips can decode), a note when
+// below (an assumption of the scenario, as the talk's third of the training MFU; the text says
+// what each number assumes).
 struct DecodeConsistency {
   std::optional<double> decode_mfu_implied;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;
 };
 DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSolution& solution);
 

@@ -52,4 +52,36 @@ std::string assumptions_text(const std::vector<std::string>& assumptions) {
   return text;
 }
 
+Json request_json(const RequestCost& request) {
+  return Json{{"input_tokens", request.input_tokens},
+              {"output_tokens", request.output_tokens},
+              {"prefill_usd", request.prefill_usd},
+              {"decode_usd", request.decode_usd},
+              {"first_output_token_usd", request.first_output_token_usd},
+              {"last_output_token_usd", request.last_output_token_usd},
+              {"method", request.method},
+              {"status", std::string(to_string(request.status))},
+              {"message", request.message}};
+}
+
+std::string request_text(const RequestCost& request) {
+  const auto tokens = [](double count) { return format_quantity(count, Unit::count, 4); };
+  const auto usd = [](double value) { return format_quantity(value, Unit::usd, 3); };
+  std::string text = "One request of " + tokens(request.input_tokens) + " input and " +
+                     tokens(request.output_tokens) + " output tokens: " + usd(request.usd()) +
+                     " (prefill " + usd(request.prefill_usd) + ", decode " +
+                     usd(request.decode_usd);
+  if (request.output_tokens > 0.0) {
+    text += ": output tokens at contexts " + tokens(request.input_tokens) + " to " +
+            tokens(request.input_tokens + request.output_tokens - 1.0) + ", " +
+            usd(request.first_output_token_usd) + " to " + usd(request.last_output_token_usd) +
+            " each";
+  }
+  text += ")";
+  if (request.status != Status::converged) {
+    text += "; NOT at verified batches: " + request.message;
+  }
+  return text + "\n";
+}
+
 }  // namespace scaleopt::report

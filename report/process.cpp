@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <thread>
 
 extern char** environ;
@@ -53,6 +55,21 @@ class OutputFile {
   std::string path_;
 };
 
+// Our environment with `overrides` ("NAME=VALUE") in place of the variables of those names.
+std::vector<std::string> environment_with(const std::vector<std::string>& overrides) {
+  std::vector<std::string> entries;
+  const auto name_of = [](std::string_view entry) { return entry.substr(0, entry.find('=')); };
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view inherited(*entry);
+    const bool replaced = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) {
+      return name_of(o) == name_of(inherited);
+    });
+    if (!replaced) entries.emplace_back(inherited);
+  }
+  entries.insert(entries.end(), overrides.begin(), overrides.end());
+  return entries;
+}
+
 }  // namespace
 
 bool on_path(const std::string& program) {
@@ -84,6 +101,10 @@ ProcessResult run_program(const std::string& program, const std::vector<std::str
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
+  std::vector<std::string> environment = environment_with(options.environment);
+  std::vector<char*> envp;
+  for (std::string& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -101,7 +122,7 @@ ProcessResult run_program(const std::string& program, const std::vector<std::str
   posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = 0;
   const int spawned =
-      ::posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+      ::posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {

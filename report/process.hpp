@@ -14,6 +14,9 @@ struct ProcessOptions {
   // Keep stderr with stdout (true), or discard it (chromium logs to stderr while it prints
   // the page on stdout).
   bool keep_stderr = true;
+  // "NAME=VALUE" entries set in the program's environment, each replacing the variable of that
+  // name inherited from ours (the rest is inherited as it is).
+  std::vector<std::string> environment;
 };
 
 struct ProcessResult {

@@ -139,7 +139,8 @@ std::string input_source(const Scenario& scenario, const std::string& path,
   }
   if (path.starts_with("law.") && scenario.law) {
     return "law " + scenario.law->name +
-           (scenario.law->source.empty() ? "" : ": " + scenario.law->source);
+           (scenario.law->source.empty() ? "" : ": " + scenario.law->source) +
+           (scenario.law_file.empty() ? "" : " (read from " + scenario.law_file + ")");
   }
   if (path.starts_with("hardware.")) {
     const std::string rest = path.substr(9);

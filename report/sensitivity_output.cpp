@@ -70,45 +70,67 @@ Table elasticity_table(const std::string& title, const SensitivityReport& report
                        std::vector<std::string>& notes) {
   Table table(title);
   table.header({"input", "value", "params", "tokens", "loss", "cost", "over Chinchilla"});
-  std::string unused;
+  std::string unused, whole;
   for (const InputSensitivity& s : report.inputs) {
     if (no_effect(s)) {
       unused += (unused.empty() ? "" : ", ") + s.path;
       continue;
     }
     const Elasticity& e = heuristic ? *s.heuristic : s.optimum;
-    std::vector<std::string> cells{s.path, format_quantity(s.value, s.unit)};
-    if (e.status == Status::converged) {
-      for (double v : e.values) cells.push_back(elasticity_text(v));
-    } else {
-      cells.push_back("n/a");
-      notes.push_back("n/a: " + s.path + ": " + e.message);
+    if (e.status != Status::converged) {
+      notes.push_back("n/a, left out: " + s.path + ": " + e.message);
+      continue;
     }
+    std::vector<std::string> cells{s.path, format_quantity(s.value, s.unit)};
+    for (double v : e.values) cells.push_back(elasticity_text(v));
     table.cells(cells);
+    if (s.whole_number) whole += (whole.empty() ? "" : ", ") + s.path;
+  }
+  if (!whole.empty()) {
+    notes.push_back(
+        "whole numbers, as secants over one whole step down and up (re-solved), not "
+        "derivatives: " +
+        whole);
   }
   if (!unused.empty()) notes.push_back("no effect (elasticities exactly 0): " + unused);
   return table;
 }
 
 Table tornado_table(const SensitivityReport& report, const SensitivityAnalysisOptions& options,
-                    std::vector<std::string>& notes) {
+                    std::vector<std::string>& notes, bool law_group) {
   const std::size_t k = options.rank_by;
   const std::string percent = format_quantity(100 * options.tornado_fraction, Unit::number) + "%";
-  Table tornado("Tornado: each input -" + percent + " and +" + percent + ", re-solved; " +
+  const std::string what =
+      law_group ? "the law's coefficients (a fit's uncertainty, not a choice of the plan)"
+                : "each input";
+  Table tornado("Tornado: " + what + " -" + percent + " and +" + percent + ", re-solved; " +
                 std::string(kElasticityOutputs[k]) +
                 " at the base: " + format_scientific(report.base[k], 4) + "; ranked by swing");
   tornado.header({"", "input", "-" + percent, "+" + percent, "swing"});
   std::size_t rank = 0;
+  std::string whole;
   for (std::size_t i : report.tornado) {
     const InputSensitivity& s = report.inputs[i];
-    if (no_effect(s)) continue;
+    if (no_effect(s) || law_coefficient(s.path) != law_group) continue;
+    if (s.low.status != Status::converged && s.high.status != Status::converged) {
+      notes.push_back("n/a either way, left out: " + s.path + ": " + s.low.message);
+      continue;
+    }
+    if (s.whole_number) whole += (whole.empty() ? "" : ", ") + s.path;
     std::vector<std::string> side_notes;
     tornado.cells({std::to_string(++rank), s.path,
                    side_text(s.low, s, k, "-" + percent, side_notes),
                    side_text(s.high, s, k, "+" + percent, side_notes), swing_text(s.swing)});
     for (const std::string& note : side_notes) notes.push_back("n/a: " + note);
   }
+  if (!whole.empty()) {
+    notes.push_back("whole numbers, moved to whole values at least one step away: " + whole);
+  }
   return tornado;
+}
+
+bool has_rows(const Table& table) {
+  return table.rows().size() > (table.has_header() ? 1u : 0u);
 }
 
 Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
@@ -140,7 +162,9 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
              {"low_value", finite_or_null(s.low.value)},
              {"high_value", finite_or_null(s.high.value)},
              {"low_status", std::string(to_string(s.low.status))},
-             {"high_status", std::string(to_string(s.high.status))}};
+             {"high_status", std::string(to_string(s.high.status))},
+             {"group", law_coefficient(s.path) ? "law" : "inputs"},
+             {"whole_number", s.whole_number}};
     if (s.low.status == Status::converged) row["low"] = outputs_json(s.low.outputs);
     if (s.high.status == Status::converged) row["high"] = outputs_json(s.high.outputs);
     row["swing"] = finite_or_null(s.swing);
@@ -174,6 +198,12 @@ std::string sensitivity_text(const Scenario& scenario, const SensitivityReport& 
   out << "\n";
   notes.clear();
   print(tornado_table(report, options, notes), notes);
+  notes.clear();
+  const Table law = tornado_table(report, options, notes, true);
+  if (has_rows(law)) {
+    out << "\n";
+    print(law, notes);
+  }
   out << "  elasticities below 1e-6 are shown as 0 (the method's noise is ~1e-9); an input at 0 "
          "has elasticity 0\n";
   return out.str();

@@ -1,6 +1,7 @@
 #include "scaleopt/scenario/law_file.hpp"
 
 #include <array>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -54,12 +55,23 @@ LawUncertainty read_uncertainty(const std::string& file, const toml::table& tabl
 
 }  // namespace
 
-LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key) {
-  reject_unknown_keys(file, table, key,
-                      {"preset", "name", "source", "E", "A", "B", "alpha", "beta", "uncertainty"});
+LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key,
+                       const LossLaw* base, std::string_view base_name) {
+  std::vector<std::string_view> known{"preset", "name",  "source", "E",          "A",
+                                      "B",      "alpha", "beta",   "uncertainty"};
+  // `file` names the law's file; the caller has read it into `base` (scenario_law below).
+  if (base && table.get("file")) known.push_back("file");
+  reject_unknown_keys(file, table, key, known);
   LossLaw law;
   bool from_preset = false;
-  if (const toml::node* preset = table.get("preset")) {
+  if (base) {
+    if (const toml::node* preset = table.get("preset")) {
+      fail_at(file, *preset, key + ".preset",
+              "not with a law read from " + std::string(base_name) + " (give one of them)");
+    }
+    law = *base;
+    from_preset = true;
+  } else if (const toml::node* preset = table.get("preset")) {
     try {
       law = loss_law_preset(read_string(file, *preset, key + ".preset"));
     } catch (const InputError& e) {
@@ -90,7 +102,8 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
     law.name = "custom";
     law.source = "coefficients from " + file;
   } else if (overridden) {
-    law.source = "coefficients from " + file + " over preset " + law.name;
+    law.source = "coefficients from " + file + " over " +
+                 (base ? std::string(base_name) : "preset " + law.name);
     law.name = "custom";
   }
   if (const toml::node* name = table.get("name"))
@@ -109,8 +122,46 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
 LossLaw read_law_file(const std::string& path, std::string_view flag) {
   const TomlDocument document = parse_toml_file(path, flag);
   const toml::node* law = document.table.get("law");
-  if (!law) throw InputError(path + ": no [law] table");
+  const std::string named = flag.empty() ? path : std::string(flag) + " " + path;
+  if (!law) throw InputError(named + ": no [law] table");
   return read_law_table(document.file, read_table(document.file, *law, "law"), "law");
+}
+
+std::string law_file_path(const std::string& scenario_file, const std::string& named) {
+  const std::filesystem::path path(named);
+  if (path.is_absolute()) return named;
+  return (std::filesystem::path(scenario_file).parent_path() / path).string();
+}
+
+std::optional<LossLaw> scenario_law(const std::string& file, const toml::table& document,
+                                    const LawSource& source) {
+  std::optional<LossLaw> base;
+  std::string base_name;
+  if (!source.law_file.empty()) {
+    base = read_law_file(source.law_file, "--law-file");
+    base_name = "--law-file " + source.law_file;
+  }
+  const toml::node* node = document.get("law");
+  if (!node) return base;
+  const toml::table& table = read_table(file, *node, "law");
+  if (const toml::node* named = table.get("file")) {
+    const std::string text = read_string(file, *named, "law.file");
+    if (base) fail_at(file, *named, "law.file", "not with --law-file, which replaces [law]");
+    if (!source.files_allowed) {
+      fail_at(file, *named, "law.file",
+              "this scenario may not name files: give the law's coefficients (E, A, B, alpha, "
+              "beta) in [law]");
+    }
+    if (text.empty()) fail_at(file, *named, "law.file", "empty file name");
+    const std::string path = law_file_path(file, text);
+    try {
+      base = read_law_file(path);
+    } catch (const InputError& e) {
+      fail_at(file, *named, "law.file", e.what());
+    }
+    base_name = path;
+  }
+  return read_law_table(file, table, "law", base ? &*base : nullptr, base_name);
 }
 
 std::string law_to_toml(const LossLaw& law) {

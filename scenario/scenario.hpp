@@ -24,12 +24,16 @@
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/scenario/input_distribution.hpp"
+#include "scaleopt/scenario/law_file.hpp"
 
 namespace scaleopt {
 
 struct Scenario : LifetimeInputs {
-  std::string file;                 // where it was read from (for messages)
-  std::optional<LossLaw> law;       // absent without a [law] table
+  std::string file;            // where it was read from (for messages)
+  std::optional<LossLaw> law;  // absent without a [law] table (or --law-file)
+  // The file the law was read from (law.file, resolved beside the scenario, or --law-file);
+  // empty when the law is the scenario's own. An input: no output may overwrite it.
+  std::string law_file;
   std::optional<PriceList> prices;  // absent without a [pricing] table
   ProblemSpec problem;              // meaningful when problem_given
   bool problem_given = false;       // problem.kind was set
@@ -52,11 +56,16 @@ struct Scenario : LifetimeInputs {
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to
 // the document before it is read, so that they are validated like the file itself (errors
-// name "--set"). Throws InputError "FILE:LINE: KEY: what is wrong" for bad input.
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// name "--set"). `law_source` says where else the law may come from (--law-file, and whether
+// law.file may name a file: scenario/law_file.hpp). Throws InputError "FILE:LINE: KEY: what is
+// wrong" for bad input.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const LawSource& law_source = {});
 
-// Same, from text (tests, and the built-in examples).
+// Same, from text (tests, the report, which quotes the text it read). `name` is the file's
+// path when it has one: law.file is resolved beside it.
 Scenario load_scenario_text(std::string_view text, const std::string& name,
-                            const std::vector<std::string>& overrides = {});
+                            const std::vector<std::string>& overrides = {},
+                            const LawSource& law_source = {});
 
 }  // namespace scaleopt

@@ -67,6 +67,38 @@ std::optional<double> shape_value(double value) {
   return value != 0.0 ? std::optional<double>(value) : std::nullopt;
 }
 
+// Counts of things that come whole: the shape of a model (not its parameter totals, sums over
+// millions, nor bytes per token), the chips of a replica, a cluster or a fleet, a batch.
+bool whole_number_key(std::string_view path) {
+  static constexpr std::string_view kWhole[] = {"architecture.layers",
+                                                "architecture.d_model",
+                                                "architecture.vocab",
+                                                "architecture.heads",
+                                                "architecture.kv_heads",
+                                                "architecture.head_dim",
+                                                "architecture.v_head_dim",
+                                                "architecture.kv_latent_dim",
+                                                "architecture.rope_dim",
+                                                "architecture.q_latent_dim",
+                                                "architecture.kv_cache_layers",
+                                                "architecture.ffn_dim",
+                                                "architecture.dense_ffn_layers",
+                                                "architecture.routed_experts",
+                                                "architecture.shared_experts",
+                                                "architecture.experts_per_token",
+                                                "architecture.expert_ffn_dim",
+                                                "architecture.sparse_top_k",
+                                                "architecture.indexer_heads",
+                                                "architecture.indexer_head_dim",
+                                                "architecture.output_groups",
+                                                "architecture.output_latent_dim",
+                                                "training.chips",
+                                                "inference.chips",
+                                                "inference.batch",
+                                                "problem.fleet_chips"};
+  return std::find(std::begin(kWhole), std::end(kWhole), path) != std::end(kWhole);
+}
+
 // The scenario's RL returns, created with the defaults when the first of its keys is read.
 RlReturns& rl_returns_of(Scenario& s) {
   if (!s.rl.returns) s.rl.returns = RlReturns{};
@@ -79,7 +111,11 @@ std::vector<ScenarioKey> make_keys() {
       law_key("law.preset", KeyKind::text, "none",
               "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024 or epoch2024; the "
               "coefficients below "
-              "override it (without a preset all five are required)"),
+              "override it (without a preset or a file all five are required)"),
+      law_key("law.file", KeyKind::text, "none",
+              "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "
+              "relative to the scenario's directory; the coefficients here override it, as a "
+              "preset's (not with law.preset; --law-file replaces the whole [law])"),
       law_key("law.name", KeyKind::text, "the preset's, or \"custom\"", "Name shown in output"),
       law_key("law.source", KeyKind::text, "the preset's", "Where the coefficients come from"),
       law_key(
@@ -669,14 +705,16 @@ std::vector<NumericInput> numeric_inputs(const Scenario& s) {
   for (const ScenarioKey& key : scenario_keys()) {
     if (key.kind != KeyKind::number || !key.get) continue;
     if (const auto value = key.get(s)) {
-      inputs.push_back({std::string(key.path), key.unit, *value, key.doc});
+      inputs.push_back(
+          {std::string(key.path), key.unit, *value, key.doc, whole_number_key(key.path)});
     }
   }
   for (const Hardware* chip : chips_in_use(s)) {
     for (const HardwareField& field : hardware_fields()) {
       if (field.kind != KeyKind::number) continue;
       if (const auto value = field.get(*chip)) {
-        inputs.push_back({chip_path(chip->id, field.key), field.unit, *value, field.doc});
+        inputs.push_back({chip_path(chip->id, field.key), field.unit, *value, field.doc,
+                          field.key == "node_chips"});
       }
     }
   }

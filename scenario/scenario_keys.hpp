@@ -59,6 +59,9 @@ struct NumericInput {
   Unit unit;
   double value;
   std::string_view doc;
+  // A count that takes whole values only (layers, heads, experts, chips, a batch): moved by
+  // whole steps, and without a derivative (analysis/sensitivity_analysis.hpp).
+  bool whole_number = false;
 };
 
 // Every numeric input that has a value in `scenario`: registry numbers that are set (or have

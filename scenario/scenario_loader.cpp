@@ -210,7 +210,10 @@ std::uint64_t document_digest(toml::table table, const Scenario& scenario) {
   return fnv1a64(text.str());
 }
 
-Scenario load_document(TomlDocument document, const std::vector<std::string>& overrides) {
+Scenario load_document(TomlDocument document, const std::vector<std::string>& overrides,
+                       const LawSource& law_source) {
+  // --law-file replaces the scenario's [law]; --set law.* then applies on top of it.
+  if (!law_source.law_file.empty()) document.table.erase("law");
   for (const std::string& argument : overrides) apply_override(document, argument);
   const std::string& file = document.file;
   reject_unknown_keys(file, document.table, "", scenario_tables());
@@ -225,8 +228,11 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
 
   Scenario scenario;
   scenario.file = file;
-  if (const toml::node* law = document.table.get("law")) {
-    scenario.law = read_law_table(file, read_table(file, *law, "law"), "law");
+  scenario.law = scenario_law(file, document.table, law_source);
+  if (!law_source.law_file.empty()) {
+    scenario.law_file = law_source.law_file;
+  } else if (const toml::node* named = document.table.at_path("law.file").node()) {
+    scenario.law_file = law_file_path(file, named->value_or(std::string()));
   }
   if (const toml::node* prices = document.table.get("pricing")) {
     scenario.prices = read_price_list(file, read_table(file, *prices, "pricing"), "pricing");
@@ -323,13 +329,15 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
 
 }  // namespace
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_document(parse_toml_file(path), overrides);
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                       const LawSource& law_source) {
+  return load_document(parse_toml_file(path), overrides, law_source);
 }
 
 Scenario load_scenario_text(std::string_view text, const std::string& name,
-                            const std::vector<std::string>& overrides) {
-  return load_document(parse_toml_text(text, name), overrides);
+                            const std::vector<std::string>& overrides,
+                            const LawSource& law_source) {
+  return load_document(parse_toml_text(text, name), overrides, law_source);
 }
 
 // The text, and the name it is reported under. The parsed document is not kept: toml++ copies a

@@ -8,8 +8,10 @@
 # a device and a symbolic link written in place, and the folder fsync'ed after a rename.
 #   hostile_files.sh SCALEOPT SOURCE_DIR
 # Permission cases run the executable without root's capabilities (setpriv), since root reads
-# and writes everything; where that or mknod(2) or strace is not available, the other cases
-# still run and the test exits 77 (ctest: skipped), naming what was left out.
+# and writes everything; where that or mknod(2) is not permitted, or strace cannot trace (a
+# container without ptrace), the other cases still run and the test exits 77 (ctest: skipped),
+# naming what was left out. strace not installed is a failure: make test installs it
+# (scripts/install-deps).
 bin=$1
 src=$2
 root=$(mktemp -d)
@@ -229,7 +231,9 @@ cmp -s target.csv "$meta/merged.csv" || fail "merge -o link.csv: its file does n
 
 # A rename is durable once the folder is fsync'ed: after the rename, the folder is opened
 # and fsync'ed (strace shows the system calls).
-if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+if ! command -v strace >/dev/null 2>&1; then
+  fail "strace not found: install the test dependencies (scripts/install-deps)"
+elif strace -o /dev/null true 2>/dev/null; then
   # LeakSanitizer cannot run under ptrace and exits 1 at the end of a sanitized binary,
   # so leak checking is off for this one traced run (the rest of the suite still checks).
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \

@@ -39,13 +39,18 @@ RUNS = {
                   "--precision", "bf16", "--context", "8K"],
                  # per-layer attention (a window, compressed entries, top-k)
                  ["roofline", "--hardware", "h200", "--model", "deepseek-v4-pro",
-                  "--context", "1M"]],
+                  "--context", "1M"],
+                 # one request: request_usd
+                 ["roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3",
+                  "--input-tokens", "2K", "--output-tokens", "500"]],
     "cost": [["cost", ex("frontier.toml")], ["cost", ex("gemini_200k.toml")]],
     "solve": [["solve", ex(f)] for f in ("frontier_100x.toml", "sardana_compute.toml",
                                          "sardana_cost.toml", "budget_plan.toml",
                                          "frontier_uncertain.toml",
                                          # rl_returns; decode_mfu_implied and warnings
                                          "frontier_rl.toml", "frontier_derived.toml")],
+    "compare": [["compare", ex("frontier_100x.toml"), ex("frontier_derived.toml")],
+                ["compare", ex("sardana_compute.toml"), ex("sardana_cost.toml")]],
     "fit": [["fit", ex("chinchilla_fig4_epoch.csv"), "--params-col", "Model Size",
              "--flops-col", "Training FLOP", "--loss-col", "loss", "--drop-highest-loss", "5",
              "--bootstrap", "20"],
@@ -56,7 +61,9 @@ RUNS = {
                        "--context", "1K..100K", "--points", "4"],
                       # rows for the contexts that do not fit four chips: null costs
                       ["pricing", "curve", "--hardware", "h100-sxm", "--model", "llama3-70b",
-                       "--chips", "4"]],
+                       "--chips", "4"],
+                      ["pricing", "curve", ex("gemini_200k.toml"), "--input-tokens", "150K",
+                       "--output-tokens", "2K"]],
     "pricing infer-kv": [["pricing", "infer-kv", ex("gemini_200k.toml")],
                          ["pricing", "infer-kv", "--breakpoint", "200K", "--active-params",
                           "100B", "--flop-per-byte", "600"]],

@@ -26,7 +26,9 @@ cleanup() {
   status=$?
   if [ $status -ne 0 ] && [ -d "$LOCAL_SLURM_DIR/log" ]; then
     echo "slurm_cluster: logs:" >&2
-    tail -n 30 "$LOCAL_SLURM_DIR"/log/*.log "$tmp/work"/out/slurm-*.out 2>/dev/null >&2 || true
+    for log in "$LOCAL_SLURM_DIR"/log/*.log "$tmp/work"/out/slurm-*.out; do
+      [ -f "$log" ] && { echo "== $log"; tail -n 30 "$log"; } >&2
+    done
   fi
   "$cluster" stop >/dev/null 2>&1 || true
   rm -rf "$tmp"
@@ -36,7 +38,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 t0=$(date +%s.%N)
-eval "$("$cluster" start)" || fail "the cluster did not start (above: the exact error)"
+# The start's own status (eval of its output would hide it): a daemon that cannot start fails
+# here, its error and log above, not later at an unrelated sbatch.
+started=$("$cluster" start) || fail "the cluster did not start (above: the daemon's error and log)"
+eval "$started"
 t1=$(date +%s.%N)
 
 mkdir -p "$tmp/work"

@@ -76,7 +76,15 @@ TEST_CASE("fit --json reproduces Epoch's fit and emits a law that optimal reads"
   // optimal --law-file solves with it: NLopt's D/N at 1e24 against the fit's closed form.
   const CliRun optimal =
       run_cli({"optimal", "--compute", "1e24", "--law-file", law_path, "--json"});
+  // ... and so does a scenario's solve: the law it reports is the fit's, exactly.
+  const CliRun solve =
+      run_cli({"solve", std::string(SCALEOPT_SOURCE_DIR) + "/examples/sardana_cost.toml",
+               "--law-file", law_path, "--json"});
   std::filesystem::remove(law_path);
+  INFO(solve.err);
+  REQUIRE(solve.status == 0);
+  CHECK(solve.json()["law"]["A"].get<double>() == json["A"].get<double>());
+  CHECK(solve.json()["law"]["alpha"].get<double>() == json["alpha"].get<double>());
   REQUIRE(optimal.status == 0);
   CHECK(optimal.json()["tokens_per_param"].get<double>() ==
         Approx(json["tokens_per_param_at_1e24_flops"].get<double>()).epsilon(1e-9));

@@ -36,10 +36,18 @@ TEST_CASE("sensitivity --json: every numeric input, elasticities and a ranked to
     INFO(e.dump());
     CHECK(e["status"] == "converged");  // every input of this example can move both ways
   }
-  // Ranked by swing, largest first; unknown swings (an infeasible side) last.
+  // Ranked by swing, largest first; unknown swings (an infeasible side) last; the law's
+  // coefficients after the scenario's inputs, ranked apart.
   double previous = INFINITY;
   bool unknown_seen = false;
+  std::string group = "inputs";
   for (const auto& row : tornado) {
+    if (row["group"] != group) {
+      CHECK(row["group"] == "law");
+      group = row["group"];
+      previous = INFINITY;
+      unknown_seen = false;
+    }
     if (row["swing"].is_null()) {
       unknown_seen = true;
       continue;
