@@ -10,6 +10,7 @@
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
@@ -236,7 +237,9 @@ StressCheck check_max_quality(const StressInstance& instance, const StressCheckO
     // max_quality_at_budget returns the reduction's verdict on infeasible budgets; NLopt is
     // asked on its own here, and must not find a point within the budget.
     const SolveResult nlopt = minimize(
-        QualityAtBudgetProblem(instance.law, model, unit, budget, spec.min_params), options.solver);
+        LifecycleProblem(lifecycle_terms(LossTerm(instance.law), model, unit, spec.min_params),
+                         LifecycleQuestion::within_budget(budget)),
+        options.solver);
     if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible &&
         !nlopt.converged()) {
       return with_fast_path(infeasible(), setup, reference, false, options, main_answer);

@@ -36,8 +36,8 @@ enum class StressClass {
   equal_cost,         // the heuristic's closed form re-costed, and its optimum vs 1-D
   // The same three with inference always priced by the roofline, over more of its inputs
   // (latency targets, given batches, model shapes with attention FLOPs, an RL context of its
-  // own): the fast path's closed form (problems/question/roofline_newton.hpp) is held to the
-  // same references.
+  // own): the fast path's closed form (problems/lifecycle/accelerators/roofline_newton.hpp) is held
+  // to the same references.
   roofline_min_lifetime,
   roofline_max_quality,
   roofline_equal_cost,

@@ -8,7 +8,7 @@
 
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/fast_path.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
 namespace scaleopt {
@@ -54,8 +54,8 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   options_.validate();
   const QuestionSetup setup = scenario_setup(base);
   kind_ = setup.kind;
-  fast_ = options.method == SolveMethod::automatic && !setup.rl_returns &&
-          (linear_cost(setup.model, setup.unit) || setup.model.roofline);
+  fast_ = options.method == SolveMethod::automatic &&
+          fast_path_for(setup.loss, setup.model, setup.unit).accelerator != Accelerator::none;
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,

@@ -12,21 +12,10 @@ LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUni
   LifetimePlan plan;
   plan.params = params;
   plan.pretrain_tokens = pretrain_tokens;
+  plan.rl_tokens = model.rl_tokens;
   plan.loss = law.loss(params, pretrain_tokens);
   plan.cost = model.cost(params, pretrain_tokens);
   plan.unit = unit;
-  return plan;
-}
-
-LifetimePlan solved_plan(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
-                         SolveResult solve, const LifetimePlan& reference) {
-  LifetimePlan plan = plan_at(law, model, unit, std::exp(solve.x[0]), std::exp(solve.x[1]));
-  plan.solve = std::move(solve);
-  if (reference.solve.converged()) {
-    plan.reference_relative_difference =
-        std::max(std::fabs(plan.params / reference.params - 1.0),
-                 std::fabs(plan.pretrain_tokens / reference.pretrain_tokens - 1.0));
-  }
   return plan;
 }
 

@@ -4,9 +4,10 @@
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
-#include "scaleopt/problems/question/roofline_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/fast_path.hpp"
 
 namespace scaleopt {
 namespace {
@@ -31,8 +32,8 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
 // The lifetime cost of (N, D): the roofline's closed form when the model has one (the
 // functions of N it stands for solve the serving plan by root finding, ~20x slower).
 LifetimeCost cost_of(const LifetimeCostModel& model, double params, double tokens) {
-  return model.roofline ? roofline_lifetime_cost(model, params, tokens)
-                        : model.cost(params, tokens);
+  return model.closed_form() ? roofline_lifetime_cost(model, params, tokens)
+                             : model.cost(params, tokens);
 }
 
 AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
@@ -69,13 +70,12 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
 
 }  // namespace
 
-std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
-  // With [rl.returns] the RL tokens are a third variable: NLopt (problems/rl_returns/).
-  if (setup.rl_returns) return std::nullopt;
-  const std::optional<LinearCost> cost = linear_cost(setup.model, setup.unit);
-  // Inference priced by the roofline: the closed form of problems/lifetime/roofline_pricing.
-  const bool roofline = !cost && setup.model.roofline;
-  if (!cost && !roofline) return std::nullopt;
+std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
+                                                   const SolverOptions& options) {
+  const Accelerator accelerator = fast_path_for(setup.loss, setup.model, setup.unit).accelerator;
+  if (accelerator == Accelerator::none) return std::nullopt;
+  const bool roofline = accelerator == Accelerator::roofline_newton;
+  const std::optional<LinearCost> cost = setup.model.linear(setup.unit);
   QuestionSummary summary;
   summary.kind = setup.kind;
   summary.unit = setup.unit;
@@ -95,6 +95,7 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
       break;
   }
   // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
+  accept_if_verified(plan, options);
   if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
   if (setup.kind != ProblemKind::equal_cost) {
     summary.answer = light_answer(setup, plan, SolvePath::newton);
@@ -120,7 +121,7 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
 QuestionSummary solve_question_summary(const QuestionSetup& setup, const SolverOptions& options,
                                        SolveMethod method) {
   if (method == SolveMethod::automatic) {
-    if (auto fast = solve_question_fast(setup)) return *fast;
+    if (auto fast = solve_question_fast(setup, options)) return *fast;
   }
   return summarize(solve_question(setup, options));
 }

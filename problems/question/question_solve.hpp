@@ -49,12 +49,6 @@ struct ProblemSpec {
   void validate() const;
 };
 
-// What the RL returns model made of a plan's RL tokens (docs/model.md, "RL returns").
-struct RlReturnsAnswer {
-  double gain = 1.0;           // g(r): the compute-equivalent gain on pretraining data
-  double compute_ratio = 0.0;  // r = C_RL / C_pretrain in FLOPs
-};
-
 // One plan with everything a report needs.
 struct QuestionAnswer {
   LifetimePlan plan;
