@@ -53,7 +53,7 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
     : base_(base), grid_(grid), options_(options) {
   options_.validate();
   const QuestionSetup setup = scenario_setup(base);
-  kind_ = setup.kind;
+  layout_ = answer_layout(setup);
   fast_ = options.method == SolveMethod::automatic &&
           fast_path_for(setup.loss, setup.model, setup.unit).accelerator != Accelerator::none;
 }
@@ -90,7 +90,8 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
     if (solved.path == SolvePath::newton) ++tally.fast_path;
   } catch (const InputError&) {
     answer.invalid_input = true;
-    answer.summary.kind = kind_;
+    answer.summary.kind = layout_.kind;
+    answer.summary.rl_returns = layout_.rl_returns;
     ++tally.invalid_input;
   }
 }

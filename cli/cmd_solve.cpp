@@ -8,6 +8,8 @@
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/answer_fields_markdown.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
@@ -21,9 +23,22 @@ struct SolveArgs {
   std::vector<std::string> overrides;
   SolverOptions solver;
   bool json = false;
+  bool fields = false;
 };
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
+  if (args.fields) {
+    // The table is the same whatever else is given: the rest would be ignored.
+    if (!args.scenario.empty() || !args.overrides.empty() || args.json) {
+      throw InputError(
+          "--fields: prints the field table alone; give it without a scenario, "
+          "--set or --json");
+    }
+    out << answer_fields_markdown();
+    return kExitOk;
+  }
+  if (args.scenario.empty())
+    throw InputError("scenario: required (a scenario file, SCENARIO.toml)");
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
   if (args.json) {
@@ -41,14 +56,16 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "solve", "Solve a scenario's lifecycle problem: model size, pretraining and RL tokens");
   auto args = std::make_shared<SolveArgs>();
   command->add_option("scenario", args->scenario, "Scenario file (TOML, docs/scenario.md)")
-      ->type_name("SCENARIO.toml")
-      ->required();
+      ->type_name("SCENARIO.toml");
   command
       ->add_option("--set", args->overrides,
                    "Override a key of the scenario, e.g. --set inference.rate=100M/s (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->add_flag("--fields", args->fields,
+                    "Print the fields of an answer (the keys of --json and the sweep columns: "
+                    "units, meanings, when null) as a Markdown table, and exit");
   add_solver_flags(*command, args->solver);
   command->footer(
       "The [problem] table says what to answer (docs/model.md):\n"
@@ -61,7 +78,8 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "Examples:\n"
       "  scaleopt solve examples/frontier_100x.toml\n"
       "  scaleopt solve examples/sardana_cost.toml --json\n"
-      "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n");
+      "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n"
+      "  scaleopt solve --fields             # what each key of --json means\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_solve(*args, out); }; });
 }

@@ -194,10 +194,11 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   // for numbers and to an int8 column for the two texts.
   std::vector<double*> numbers;
   std::vector<std::int8_t*> codes;
-  for (const std::string& name : summary_columns(runner.kind())) {
-    columns.names.push_back(name);
-    const bool text = name.ends_with("status") || name.ends_with("algorithm");
-    if (text) {
+  const std::vector<std::string> names = summary_columns(runner.layout());
+  const std::vector<AnswerFieldKind> kinds = summary_column_kinds(runner.layout());
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    columns.names.push_back(names[c]);
+    if (kinds[c] != AnswerFieldKind::number) {
       py::array_t<std::int8_t> array(rows);
       codes.push_back(array.mutable_data());
       columns.arrays.append(array);
@@ -245,7 +246,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
         std::size_t number = 0;
         std::size_t code = 0;
         visit_summary_cells(
-            answer.summary, [&](double v) { numbers[number++][row] = v; },
+            answer.summary, runner.layout(), [&](double v) { numbers[number++][row] = v; },
             [&](Status s) { codes[code++][row] = static_cast<std::int8_t>(s); },
             [&](SolvePath p) { codes[code++][row] = static_cast<std::int8_t>(p); });
       }

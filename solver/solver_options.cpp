@@ -27,6 +27,8 @@ void SolverOptions::validate() const {
                  "constraint_tolerance", "finite and positive", constraint_tolerance);
   require_solver(std::isfinite(kkt_tolerance) && kkt_tolerance > 0.0, "kkt_tolerance",
                  "finite and positive", kkt_tolerance);
+  require_solver(std::isfinite(reference_tolerance) && reference_tolerance > 0.0,
+                 "reference_tolerance", "finite and positive", reference_tolerance);
   require_solver(starts >= 1, "starts", "at least 1", starts);
   require_solver(fallback_starts >= 0, "fallback_starts", ">= 0", fallback_starts);
 }

@@ -110,7 +110,10 @@ TEST_CASE("a FLOPs problem says what its gpu_hours assume", "[solve]") {
   CHECK(
       j["cost"]["pretrain"]["gpu_hours"].get<double>() ==
       Approx(j["cost"]["pretrain"]["flops"].get<double>() / (3600 * 989e12 * 0.4)).epsilon(1e-12));
-  CHECK(j["cost"]["inference"]["gpu_hours"].get<double>() == 0.0);
+  // A FLOPs question models no serving: no RL or inference hours (null, with the reason), not 0.
+  CHECK(j["cost"]["inference"]["gpu_hours"].is_null());
+  CHECK_THAT(j["unavailable"]["cost.inference.gpu_hours"].get<std::string>(),
+             Catch::Contains("models no serving"));
 }
 
 TEST_CASE("solve examples/frontier_rl.toml: the thirds beside the 3-variable optimum",

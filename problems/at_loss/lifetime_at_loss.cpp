@@ -33,10 +33,17 @@ bool infeasible_at_loss(const LossLaw& law, double target_loss, const LifetimeCo
   check_inputs(law, target_loss, model);
   std::ostringstream message;
   message.precision(15);  // a target within 1e-12 of E must not print as E
+  // The loss of the smallest plan considered, one parameter trained on one token.
+  const double highest_loss = law.E + law.A + law.B;
   if (target_loss <= law.E) {
     message << "target loss " << target_loss << " is at or below the irreducible loss E = " << law.E
             << " of law " << law.name
             << ": no model reaches it; the lowest reachable loss is just above E = " << law.E;
+  } else if (target_loss >= highest_loss) {
+    message << "target loss " << target_loss
+            << " is at or above L(1 parameter, 1 token) = E + A + B"
+            << " = " << highest_loss << " under law " << law.name
+            << ": every model reaches it, so there is nothing to optimise; ask for a lower loss";
   } else {
     const auto c = coefficients_of<double>(law);
     const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss));

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
@@ -53,6 +55,16 @@ std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
       law, terms.cost, terms.unit, question.budget()->budget(), {terms.min_params});
   if (reduced.solve.status == Status::infeasible) return infeasible_plan(terms, reduced);
   return std::nullopt;
+}
+
+// Within this of ln 1 or ln 1e30, ln N or ln D sits on the bound of the search.
+constexpr double kAtBoundLog = 1e-9;
+
+bool at_search_bound(const std::vector<double>& x) {
+  for (std::size_t i = 0; i < std::min<std::size_t>(x.size(), 2); ++i) {
+    if (x[i] <= kLogLowerBound + kAtBoundLog || x[i] >= kLogUpperBound - kAtBoundLog) return true;
+  }
+  return false;
 }
 
 double ratio_gap(double value, double reference) {
@@ -101,7 +113,9 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
   for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = std::exp(solve.x[i]);
   LifetimePlan plan = plan_at(terms, counts);
   plan.solve = std::move(solve);
-  if (reference.solve.converged()) {
+  if (!reference.solve.converged()) {
+    plan.reference_message = "no independent reference: " + reference.solve.message;
+  } else {
     const double references[] = {reference.params, reference.pretrain_tokens, reference.rl_tokens};
     const double values[] = {plan.params, plan.pretrain_tokens, plan.rl_tokens};
     double difference = 0.0;
@@ -109,6 +123,20 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
       difference = std::max(difference, ratio_gap(values[i], references[i]));
     }
     plan.reference_relative_difference = difference;
+    // Two methods that disagree: one of them is wrong, and neither is an answer. Not at the
+    // artificial bounds of N and D (1 and 1e30), where the plan is no answer anyway
+    // (problems/question/question_summary.hpp) and D is pinned while N is known to rounding.
+    if (plan.solve.converged() && !(difference <= options.reference_tolerance) &&
+        !at_search_bound(plan.solve.x)) {
+      plan.solve.status = Status::not_converged;
+      std::ostringstream message;
+      message.precision(3);
+      message << "NLopt and the independent reference (" << reference.solve.algorithm
+              << ") disagree: relative difference " << difference << " in N, D or D_RL, above "
+              << "the reference tolerance " << options.reference_tolerance
+              << "; NLopt: " << plan.solve.message;
+      plan.solve.message = message.str();
+    }
   }
   return plan;
 }

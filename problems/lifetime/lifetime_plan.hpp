@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
@@ -30,8 +31,10 @@ struct LifetimePlan {
   CostUnit unit = CostUnit::flops;            // the unit that was minimised (or budgeted)
   std::optional<RlReturnsAnswer> rl_returns;  // with [rl.returns] only
   SolveResult solve;
-  // |NLopt - 1-D reference| / reference on N and D (max); NaN when not cross-checked.
+  // |NLopt - 1-D reference| / reference on N and D (max); NaN when not cross-checked, and then
+  // `reference_message` says why.
   double reference_relative_difference = std::numeric_limits<double>::quiet_NaN();
+  std::string reference_message;
 };
 
 // The plan at (N, D) with the model's RL tokens: its loss and costs; the solve is left for the
