@@ -70,18 +70,6 @@ void append_answer(std::string& out, const AnswerSummary& a, const AnswerLayout&
 
 }  // namespace
 
-std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
-  switch (path) {
-    case SolvePath::closed_form:
-      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
-    case SolvePath::newton:
-      return "1-D Newton (Boost.Math)";
-    case SolvePath::nlopt:
-      return nlopt_algorithm;
-  }
-  return nlopt_algorithm;
-}
-
 std::vector<std::string> summary_columns(const AnswerLayout& layout) {
   std::vector<std::string> columns;
   answer_columns(columns, layout, "");

@@ -31,9 +31,6 @@ void append_summary_cells(std::string& out, const QuestionSummary& summary,
 // empty, the status given.
 void append_unsolved_cells(std::string& out, const AnswerLayout& layout, Status status);
 
-// The name of the algorithm that found an answer, as the "algorithm" column prints it.
-std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm);
-
 // The cells of one answer in the order of summary_columns: `number(double)` for each numeric
 // cell (NaN where the number does not exist), `status(Status)` and `algorithm(SolvePath)` for
 // the two text cells. The CSV writes them as text; the Python module into arrays, so both see

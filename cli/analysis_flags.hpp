@@ -31,4 +31,7 @@ Scenario load_analysis_scenario(const AnalysisArgs& args);
 // --method auto|nlopt.
 SolveMethod parse_method(const std::string& text);
 
+// --method auto|nlopt, into `method` (parse_method reads it).
+void add_method_flag(CLI::App& command, std::string& method);
+
 }  // namespace scaleopt::cli

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
@@ -22,6 +23,7 @@ struct SolveArgs {
   std::string scenario;
   std::vector<std::string> overrides;
   SolverOptions solver;
+  std::string method = "auto";
   bool json = false;
   bool fields = false;
 };
@@ -40,7 +42,8 @@ int run_solve(const SolveArgs& args, std::ostream& out) {
   if (args.scenario.empty())
     throw InputError("scenario: required (a scenario file, SCENARIO.toml)");
   const Scenario scenario = load_scenario(args.scenario, args.overrides);
-  const QuestionSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution =
+      solve_scenario(scenario, args.solver, parse_method(args.method));
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
   } else {
@@ -66,6 +69,7 @@ void add_solve_command(CLI::App& app, Action& chosen) {
   command->add_flag("--fields", args->fields,
                     "Print the fields of an answer (the keys of --json and the sweep columns: "
                     "units, meanings, when null) as a Markdown table, and exit");
+  add_method_flag(*command, args->method);
   add_solver_flags(*command, args->solver);
   command->footer(
       "The [problem] table says what to answer (docs/model.md):\n"
@@ -73,8 +77,10 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "  min-lifetime-cost   the same in dollars (inference by roofline or fixed MFUs)\n"
       "  equal-cost          the talk's heuristic for a given N, beside its true optimum\n"
       "  max-quality         the lowest loss a lifetime budget buys, demand included\n"
-      "Every answer is verified (KKT residual, and a 1-D reduction solved independently) and\n"
-      "compared with the Chinchilla-style model of equal quality.\n"
+      "Every answer is verified (its KKT residual; by NLopt, also against a 1-D reduction solved\n"
+      "independently) and compared with the Chinchilla-style model of equal quality. Where sweeps\n"
+      "take the fast path (costs linear in N, or the roofline's closed form) solve takes it too:\n"
+      "--method nlopt solves by NLopt and cross-checks.\n"
       "Examples:\n"
       "  scaleopt solve examples/frontier_100x.toml\n"
       "  scaleopt solve examples/sardana_cost.toml --json\n"

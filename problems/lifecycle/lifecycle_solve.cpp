@@ -57,16 +57,6 @@ std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
   return std::nullopt;
 }
 
-// Within this of ln 1 or ln 1e30, ln N or ln D sits on the bound of the search.
-constexpr double kAtBoundLog = 1e-9;
-
-bool at_search_bound(const std::vector<double>& x) {
-  for (std::size_t i = 0; i < std::min<std::size_t>(x.size(), 2); ++i) {
-    if (x[i] <= kLogLowerBound + kAtBoundLog || x[i] >= kLogUpperBound - kAtBoundLog) return true;
-  }
-  return false;
-}
-
 double ratio_gap(double value, double reference) {
   return std::fabs(value / reference - 1.0);
 }
@@ -127,7 +117,7 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
     // artificial bounds of N and D (1 and 1e30), where the plan is no answer anyway
     // (problems/question/question_summary.hpp) and D is pinned while N is known to rounding.
     if (plan.solve.converged() && !(difference <= options.reference_tolerance) &&
-        !at_search_bound(plan.solve.x)) {
+        !at_search_bound(plan.solve.x[0]) && !at_search_bound(plan.solve.x[1])) {
       plan.solve.status = Status::not_converged;
       std::ostringstream message;
       message.precision(3);

@@ -42,11 +42,14 @@ struct LifetimePlan {
 LifetimePlan plan_at(const LossLaw& law, const LifetimeCostModel& model, CostUnit unit,
                      double params, double pretrain_tokens);
 
-// NLopt on `problem` from its start; when that fails to converge and the independent
-// `reference` converged, once more from the reference's point (its message says so). Either
+// NLopt on `problem` from its start; when that fails to converge, or converges to another
+// point than the independent `reference` (beyond options.reference_tolerance), once more from
+// the reference's point (its message says so), keeping the better verified answer. Either
 // way the answer passes the solver's own KKT check to be called converged: on a few extreme
 // setups (an optimum pinned where the latency target or the HBM bounds N, the cost rising a
-// millionfold faster in ln N than in ln D) SLSQP stops short from a start far away.
+// millionfold faster in ln N than in ln D) SLSQP stops short from a start far away, and where
+// the problem is not convex (RL chosen with a gain steeper than linear at small ratios) it can
+// stop at a local optimum.
 SolveResult minimize_with_restart(const Problem& problem, const LifetimePlan& reference,
                                   const SolverOptions& options);
 

@@ -26,6 +26,16 @@ enum class SolveMethod {
   nlopt,      // always NLopt (solve_question): the reference
 };
 
+// The full solution by the fast path (every field `solve` prints; the Chinchilla comparison by
+// closed forms, as the summary's), or nullopt as solve_question_fast.
+std::optional<QuestionSolution> solve_question_fast_solution(const QuestionSetup& setup,
+                                                             const SolverOptions& options = {});
+
+// The full solution by `method`: `solve` and Python's solve. Each answer's `path` says how it
+// was found.
+QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options,
+                                SolveMethod method);
+
 // One answer by `method`; the summary's `path` says which was used.
 QuestionSummary solve_question_summary(const QuestionSetup& setup, const SolverOptions& options,
                                        SolveMethod method = SolveMethod::automatic);

@@ -164,6 +164,7 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
       const LifetimePlan heuristic = heuristic_plan(setup);
       solution.target_loss = setup.target_loss;
       solution.answer = answer_for(heuristic, setup);
+      solution.answer.path = SolvePath::closed_form;
       const LifetimePlan optimum = solve_lifecycle(terms, setup.question(), options);
       solution.optimum = answer_for(optimum, setup);
       if (optimum.solve.converged()) {

@@ -49,6 +49,13 @@ struct ProblemSpec {
   void validate() const;
 };
 
+// How a plan was found.
+enum class SolvePath : unsigned char {
+  closed_form,  // the equal-cost heuristic
+  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
+  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
+};
+
 // One plan with everything a report needs.
 struct QuestionAnswer {
   LifetimePlan plan;
@@ -61,6 +68,7 @@ struct QuestionAnswer {
   double over_chinchilla = 0.0;               // pretrain tokens / chinchilla tokens
   ChinchillaComparison vs_chinchilla;         // the equal-quality Chinchilla-style model
   std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
+  SolvePath path = SolvePath::nlopt;          // how the plan was found
 };
 
 struct QuestionSolution {

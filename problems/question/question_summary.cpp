@@ -148,6 +148,18 @@ void settle_answers(QuestionSummary& summary) {
   if (summary.status() != Status::converged) summary.heuristic_overpay = AnswerSummary::kNaN;
 }
 
+std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
+  switch (path) {
+    case SolvePath::closed_form:
+      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
+    case SolvePath::newton:
+      return "1-D Newton (Boost.Math)";
+    case SolvePath::nlopt:
+      return nlopt_algorithm;
+  }
+  return nlopt_algorithm;
+}
+
 bool is_priced(ProblemKind kind) {
   return kind != ProblemKind::min_lifetime_flops;
 }
@@ -163,12 +175,10 @@ QuestionSummary summarize(const QuestionSolution& solution) {
   summary.kind = solution.kind;
   summary.unit = solution.unit;
   summary.rl_returns = solution.answer.rl_returns.has_value();
-  const bool heuristic = solution.kind == ProblemKind::equal_cost;
-  summary.answer =
-      summary_of(solution.answer, heuristic ? SolvePath::closed_form : SolvePath::nlopt);
+  summary.answer = summary_of(solution.answer, solution.answer.path);
   if (solution.optimum) {
     summary.has_optimum = true;
-    summary.optimum = summary_of(*solution.optimum, SolvePath::nlopt);
+    summary.optimum = summary_of(*solution.optimum, solution.optimum->path);
     if (summary.optimum.status == Status::converged) {
       summary.heuristic_overpay = solution.heuristic_overpay;
     }

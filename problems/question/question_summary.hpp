@@ -14,13 +14,6 @@
 
 namespace scaleopt {
 
-// How a plan was found.
-enum class SolvePath : unsigned char {
-  closed_form,  // the equal-cost heuristic
-  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
-  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
-};
-
 struct AnswerSummary {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   double params = kNaN;  // total parameters
@@ -62,6 +55,9 @@ struct QuestionSummary {
 
 // The numbers of one full answer found on `path`.
 AnswerSummary summary_of(const QuestionAnswer& answer, SolvePath path);
+
+// The name of the algorithm that found an answer, as the CSV's "algorithm" column prints it.
+std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm);
 
 // The numbers of a full solution (the NLopt path).
 QuestionSummary summarize(const QuestionSolution& solution);
