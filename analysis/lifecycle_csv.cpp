@@ -8,34 +8,18 @@
 namespace scaleopt {
 namespace {
 
-constexpr std::array<std::string_view, 4> kPhases = {"pretrain", "rl", "inference", "total"};
-constexpr std::array<std::string_view, 3> kCostFields = {"flops", "gpu_hours", "usd"};
-
-void answer_columns(std::vector<std::string>& columns, const std::string& prefix) {
-  for (const char* key :
-       {"params", "active_params", "pretrain_tokens", "rl_tokens", "inference_tokens", "loss"}) {
-    columns.push_back(prefix + key);
-  }
-  for (std::string_view phase : kPhases) {
-    for (std::string_view field : kCostFields) {
-      columns.push_back(prefix + "cost." + std::string(phase) + "." + std::string(field));
+void answer_columns(std::vector<std::string>& columns, const AnswerLayout& layout,
+                    const std::string& prefix) {
+  for (const AnswerField& field : answer_fields()) {
+    if (field.in_csv() && layout.has(field.presence)) {
+      columns.push_back(prefix + std::string(field.key));
     }
-  }
-  for (const char* share : {"pretrain", "rl", "inference"}) {
-    columns.push_back(prefix + "cost_shares." + share);
-  }
-  for (const char* key :
-       {"chinchilla_tokens", "over_chinchilla", "vs_chinchilla.params", "vs_chinchilla.tokens",
-        "vs_chinchilla.cost", "vs_chinchilla.chinchilla_params",
-        "vs_chinchilla.chinchilla_pretrain_tokens", "status", "algorithm", "kkt_residual",
-        "constraint_violation", "reference_relative_difference"}) {
-    columns.push_back(prefix + key);
   }
 }
 
 // The cells of one answer, formatted into a buffer on the stack and appended to the row at
 // once: one copy an answer instead of one per cell, which was a tenth of a 10^6-point sweep.
-// An answer has 33 cells of at most 24 characters and two short texts: under 1 KB.
+// An answer has ~35 cells of at most 24 characters and two short texts: under 1 KB.
 class AnswerCells {
  public:
   void number(double value) {
@@ -58,7 +42,7 @@ class AnswerCells {
   std::size_t size_ = 0;
 };
 
-void append_answer(std::string& out, const AnswerSummary& a, bool priced,
+void append_answer(std::string& out, const AnswerSummary& a, const AnswerLayout& layout,
                    std::string_view nlopt_algorithm, bool first) {
   if (!first) out += ',';
   AnswerCells cells;
@@ -68,7 +52,7 @@ void append_answer(std::string& out, const AnswerSummary& a, bool priced,
     leading = false;
   };
   visit_answer_cells(
-      a, priced,
+      a, layout,
       [&](double v) {
         comma();
         cells.number(v);
@@ -86,41 +70,42 @@ void append_answer(std::string& out, const AnswerSummary& a, bool priced,
 
 }  // namespace
 
-std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
-  switch (path) {
-    case SolvePath::closed_form:
-      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
-    case SolvePath::newton:
-      return "1-D Newton (Boost.Math)";
-    case SolvePath::nlopt:
-      return nlopt_algorithm;
-  }
-  return nlopt_algorithm;
-}
-
-std::vector<std::string> summary_columns(ProblemKind kind) {
+std::vector<std::string> summary_columns(const AnswerLayout& layout) {
   std::vector<std::string> columns;
-  answer_columns(columns, "");
-  if (kind == ProblemKind::equal_cost) {
-    answer_columns(columns, "optimum.");
-    columns.push_back("heuristic_overpay");
+  answer_columns(columns, layout, "");
+  if (layout.has_optimum()) {
+    answer_columns(columns, layout, "optimum.");
+    for (const SolutionField& field : solution_fields()) columns.emplace_back(field.key);
   }
   return columns;
 }
 
-void append_summary_cells(std::string& out, const QuestionSummary& s,
+std::vector<AnswerFieldKind> summary_column_kinds(const AnswerLayout& layout) {
+  std::vector<AnswerFieldKind> kinds;
+  for (int answer = 0; answer < (layout.has_optimum() ? 2 : 1); ++answer) {
+    for (const AnswerField& field : answer_fields()) {
+      if (field.in_csv() && layout.has(field.presence)) kinds.push_back(field.kind);
+    }
+  }
+  if (layout.has_optimum())
+    kinds.insert(kinds.end(), solution_fields().size(), AnswerFieldKind::number);
+  return kinds;
+}
+
+void append_summary_cells(std::string& out, const QuestionSummary& s, const AnswerLayout& layout,
                           std::string_view nlopt_algorithm) {
-  const bool priced = is_priced(s.kind);  // as visit_summary_cells
-  append_answer(out, s.answer, priced, nlopt_algorithm, true);
-  if (s.kind == ProblemKind::equal_cost) {
-    append_answer(out, s.optimum, priced, nlopt_algorithm, false);
-    out += ',';
-    append_number(out, s.heuristic_overpay);
+  append_answer(out, s.answer, layout, nlopt_algorithm, true);
+  if (layout.has_optimum()) {
+    append_answer(out, s.optimum, layout, nlopt_algorithm, false);
+    for (const SolutionField& field : solution_fields()) {
+      out += ',';
+      append_number(out, field.number(s));
+    }
   }
 }
 
-void append_unsolved_cells(std::string& out, ProblemKind kind, Status status) {
-  const std::vector<std::string> columns = summary_columns(kind);
+void append_unsolved_cells(std::string& out, const AnswerLayout& layout, Status status) {
+  const std::vector<std::string> columns = summary_columns(layout);
   bool first = true;
   for (const std::string& column : columns) {
     if (!first) out += ',';

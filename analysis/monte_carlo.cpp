@@ -84,7 +84,8 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
   if (options.keep_rows) {
     report.header = "sample";
     for (const std::string& name : report.drawn) report.header += "," + name;
-    for (const std::string& column : summary_columns(base.kind)) report.header += "," + column;
+    for (const std::string& column : summary_columns(answer_layout(base)))
+      report.header += "," + column;
   }
 
   std::vector<Sample> samples(options.samples);
@@ -136,9 +137,9 @@ MonteCarloReport run_monte_carlo(const Scenario& scenario, const MonteCarloOptio
         }
         row += ',';
         if (summary) {
-          append_summary_cells(row, *summary, options.solver.algorithm);
+          append_summary_cells(row, *summary, answer_layout(base), options.solver.algorithm);
         } else {
-          append_unsolved_cells(row, base.kind, Status::invalid_input);
+          append_unsolved_cells(row, answer_layout(base), Status::invalid_input);
         }
         row += '\n';
       }

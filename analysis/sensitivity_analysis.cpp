@@ -175,8 +175,8 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   report.unit = base.unit;
   const LifetimePlan& plan = optimum_plan(solution);
   std::vector<double> optimum{std::log(plan.params), std::log(plan.pretrain_tokens)};
-  if (base.rl_returns) {
-    // The RL tokens are the optimum's third variable (problems/rl_returns/).
+  if (base.chooses_rl_tokens()) {
+    // The RL tokens are the optimum's third variable.
     const QuestionAnswer& answer = solution.optimum ? *solution.optimum : solution.answer;
     optimum.push_back(std::log(answer.rl_tokens));
     report.base = outputs_at(base, optimum[0], optimum[1], optimum[2]);

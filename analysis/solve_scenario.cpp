@@ -1,6 +1,7 @@
 #include "scaleopt/analysis/solve_scenario.hpp"
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt {
@@ -17,7 +18,8 @@ void refuse_unanswerable(const Scenario& scenario, const QuestionSolution& solut
   }
 }
 
-QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options) {
+QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& options,
+                                SolveMethod method) {
   options.validate();  // first: its errors name the option, not the scenario's file
   if (!scenario.problem_given) {
     throw InputError(scenario.file +
@@ -27,7 +29,8 @@ QuestionSolution solve_scenario(const Scenario& scenario, const SolverOptions& o
   if (!scenario.law) throw InputError(scenario.file + ": law: a [law] table is required by solve");
   QuestionSolution solution;
   try {
-    solution = solve_question(scenario, *scenario.law, scenario.problem, options);
+    solution =
+        solve_question(question_setup(scenario, *scenario.law, scenario.problem), options, method);
   } catch (const InputError& e) {
     throw InputError(scenario.file + ": " + e.what());  // e names the key
   }

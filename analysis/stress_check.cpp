@@ -10,6 +10,8 @@
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
@@ -136,9 +138,25 @@ std::string non_finite_field(const QuestionAnswer& a) {
   return "";
 }
 
+// Whether a plan sits on a bound of the search no user sets (N or D at 1 or 1e30): no optimum
+// of the question, which every method must report infeasible
+// (problems/question/question_summary.hpp).
+bool on_search_bound(const LifetimePlan& plan) {
+  constexpr double kNearOne = 1.0 + 1e-9, kNearLargest = kLargestCount * (1.0 - 1e-9);
+  return plan.params <= kNearOne || plan.pretrain_tokens <= kNearOne ||
+         plan.params >= kNearLargest || plan.pretrain_tokens >= kNearLargest;
+}
+
 // A converged answer of solve_question against the reference plan of the 1-D reduction.
 StressCheck compare_plans(const QuestionAnswer& answer, const LifetimePlan& reference,
                           const StressCheckOptions& options) {
+  if (reference.solve.converged() && on_search_bound(reference)) {
+    if (answer.plan.solve.status == Status::infeasible) return infeasible();
+    return disagreed(
+        "the reference's optimum lies on a bound of the search (N or D at 1 or "
+        "1e30), but NLopt reports " +
+        std::string(to_string(answer.plan.solve.status)));
+  }
   if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
   if (!reference.solve.converged()) {
     return failed("the 1-D reduction reports " + std::string(to_string(reference.solve.status)) +
@@ -165,7 +183,7 @@ StressCheck with_fast_path(StressCheck nlopt, const QuestionSetup& setup,
   if (!fast) return nlopt;
   nlopt.fast_path_checked = true;
   const AnswerSummary& plan = answer(*fast);
-  if (!feasible) {
+  if (!feasible || nlopt.outcome == StressOutcome::infeasible) {
     if (plan.status == Status::infeasible) return nlopt;
     return disagreed("infeasible, but the fast path reports " +
                      std::string(to_string(plan.status)));
@@ -237,7 +255,9 @@ StressCheck check_max_quality(const StressInstance& instance, const StressCheckO
     // max_quality_at_budget returns the reduction's verdict on infeasible budgets; NLopt is
     // asked on its own here, and must not find a point within the budget.
     const SolveResult nlopt = minimize(
-        QualityAtBudgetProblem(instance.law, model, unit, budget, spec.min_params), options.solver);
+        LifecycleProblem(lifecycle_terms(LossTerm(instance.law), model, unit, spec.min_params),
+                         LifecycleQuestion::within_budget(budget)),
+        options.solver);
     if (solution.status() == Status::infeasible && reference.solve.status == Status::infeasible &&
         !nlopt.converged()) {
       return with_fast_path(infeasible(), setup, reference, false, options, main_answer);
@@ -284,6 +304,51 @@ StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOp
                         options, optimum_answer);
 }
 
+// RL tokens chosen: NLopt's (N, D, D_RL) against the separation of problems/rl_returns/ (r* by
+// TOMS 748, then the 1-D reduction without RL), which needs costs linear in N and r* above its
+// bound; the instances are drawn inside that domain, and one outside it is a failure.
+StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOptions& options) {
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const LifetimePlan reference = lifecycle_reference(setup.terms(), setup.question());
+  const LifetimeCostModel& model = setup.model;
+  // Feasible: a reachable target (the gain changes D, not what N must reach), or a budget that
+  // pays for the cheapest plan there is (the smallest model, one token of pretraining and RL).
+  const bool at_loss = setup.kind != ProblemKind::max_quality;
+  const bool feasible = at_loss
+                            ? reachable(instance.law, setup.target_loss)
+                            : setup.min_params <= model.max_params &&
+                                  model.total(setup.unit, setup.min_params, 1.0).value +
+                                          rl_cost_per_token(model, setup.unit, setup.min_params) <
+                                      setup.budget;
+  if (!feasible) {
+    if (solution.status() == Status::infeasible) return infeasible();
+    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
+                     " (" + solution.message() + ")");
+  }
+  const QuestionAnswer& answer = solution.answer;
+  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
+  if (!reference.solve.converged()) {
+    return failed("the RL reduction reports " + std::string(to_string(reference.solve.status)) +
+                  ": " + reference.solve.message);
+  }
+  if (const std::string field = non_finite_field(answer); !field.empty()) {
+    return failed("the answer's " + field + " is not finite");
+  }
+  StressCheck check = compare(answer.plan.params, answer.plan.pretrain_tokens, reference.params,
+                              reference.pretrain_tokens, options, "RL reduction");
+  const double rl_gap = relative_gap(answer.rl_tokens, reference.rl_tokens);
+  if (check.outcome == StressOutcome::agreed && !(rl_gap <= options.tolerance)) {
+    std::ostringstream message;
+    message.precision(17);
+    message << "RL reduction: NLopt D_RL " << answer.rl_tokens << "; reference D_RL "
+            << reference.rl_tokens << " (relative difference " << rl_gap << ")";
+    return disagreed(message.str(), rl_gap);
+  }
+  if (check.outcome == StressOutcome::agreed) check.difference = std::max(check.difference, rl_gap);
+  return check;
+}
+
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
   switch (instance.kind) {
     case StressClass::compute_at_budget:
@@ -299,6 +364,8 @@ StressCheck check(const StressInstance& instance, const StressCheckOptions& opti
     case StressClass::equal_cost:
     case StressClass::roofline_equal_cost:
       return check_equal_cost(instance, options);
+    case StressClass::rl_returns:
+      return check_rl_returns(instance, options);
   }
   return failed("unknown class");
 }

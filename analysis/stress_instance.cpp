@@ -9,6 +9,7 @@
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/problems/fit/bootstrap_resample.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
 namespace {
@@ -193,6 +194,18 @@ double lifetime_budget(Draw& draw, const StressInstance& instance, CostUnit unit
   return model.total(unit, params, tokens).value * draw.log_uniform(0.1, 10.0);
 }
 
+// kappa: the price of an RL FLOP relative to a pretraining FLOP in `unit` (1 in FLOPs),
+// 6 c_rl / (k a) with costs linear in N (problems/rl_returns/rl_returns_plan.hpp).
+double rl_flop_price(const LifetimeInputs& inputs, CostUnit unit) {
+  const LifetimeCostModel model = lifetime_cost_model(inputs, unit != CostUnit::flops);
+  return 6.0 * rl_cost_per_token(model, unit, 1.0) /
+         (model.rl_flops_per_param_token * in_unit(unit, model.pretraining(1.0, 1.0)));
+}
+
+// The smallest RL ratio the reference considers (rl_returns_plan.cpp: RL below 1e-12 of
+// pretraining's FLOPs counts as none).
+constexpr double kNoRlRatio = 1e-12;
+
 CostShares random_shares(Draw& draw, bool with_rl) {
   CostShares shares;
   shares.pretrain = draw.uniform(0.05, 1.0);
@@ -225,6 +238,8 @@ std::string_view to_string(StressClass kind) {
       return "roofline-max-quality";
     case StressClass::roofline_equal_cost:
       return "roofline-equal-cost";
+    case StressClass::rl_returns:
+      return "rl-returns";
   }
   return "compute-at-budget";
 }
@@ -234,7 +249,13 @@ StressClass stress_class(std::uint64_t index) {
 }
 
 StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
-  Draw draw(replicate_generator(seed, index));
+  const auto kind = static_cast<std::uint64_t>(stress_class(index));
+  const std::uint64_t turn = index / kStressClassCount;
+  // The first classes' instances as they were drawn before later classes joined; the later
+  // classes from streams far beyond any instance count (the run allows 1e9 instances).
+  const std::uint64_t draw_index =
+      kind < kFirstClassCount ? kFirstClassCount * turn + kind : (kind << 40) + turn;
+  Draw draw(replicate_generator(seed, draw_index));
   StressInstance instance;
   instance.seed = seed;
   instance.index = index;
@@ -287,6 +308,40 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
       const double largest =
           std::min(kLargestModel, 0.5 * lifetime_cost_model(instance.inputs, true).max_params);
       instance.problem.params = draw.log_uniform(kSmallestModel, largest);
+      break;
+    }
+    case StressClass::rl_returns: {
+      // Costs linear in N: FLOPs, or fixed MFUs (the reference needs them).
+      instance.inputs = lifetime_inputs(draw, false);
+      ServingSetup& serving = instance.inputs.serving;
+      if (serving.pricing == InferencePricing::roofline) {
+        serving.pricing = InferencePricing::mfu;
+        serving.prefill_mfu = draw.log_uniform(0.005, 0.5);
+        serving.decode_mfu = draw.log_uniform(0.005, 0.5);
+        instance.inputs.architecture = Architecture{};
+      }
+      RlSetup& rl = instance.inputs.rl;
+      rl.trained_fraction = draw.uniform();
+      rl.extra_forward_passes = static_cast<double>(draw.below(3));
+      rl.rollout_tokens = 1.0;  // the lower bound of the chosen tokens: RL may pay or not
+      const int question = static_cast<int>(draw.below(3));
+      const CostUnit unit = question == 0 ? CostUnit::flops : CostUnit::usd;
+      // Returns for which some RL pays at these prices (r* above its bound: the reference's
+      // domain), drawn again until they do.
+      const double kappa = rl_flop_price(instance.inputs, unit);
+      for (int tries = 0; tries < 1000; ++tries) {
+        rl.returns = RlReturns{draw.log_uniform(2.0, 50.0), draw.log_uniform(1e-4, 1e-2),
+                               draw.log_uniform(0.5, 2.0)};
+        if (!optimal_rl_ratio(*rl.returns, kappa, kNoRlRatio).at_lower_bound) break;
+      }
+      if (question == 2) {
+        instance.problem.kind = ProblemKind::max_quality;
+        instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
+      } else {
+        instance.problem.kind =
+            question == 0 ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
+        instance.problem.target_loss = loss_target(draw, instance);
+      }
       break;
     }
   }

@@ -36,13 +36,22 @@ enum class StressClass {
   equal_cost,         // the heuristic's closed form re-costed, and its optimum vs 1-D
   // The same three with inference always priced by the roofline, over more of its inputs
   // (latency targets, given batches, model shapes with attention FLOPs, an RL context of its
-  // own): the fast path's closed form (problems/question/roofline_newton.hpp) is held to the
-  // same references.
+  // own): the fast path's closed form (problems/lifecycle/accelerators/roofline_newton.hpp) is held
+  // to the same references.
   roofline_min_lifetime,
   roofline_max_quality,
   roofline_equal_cost,
+  // RL tokens chosen with [rl.returns] (the 3-variable lifecycle problem), at a loss or within a
+  // budget, costs linear in N (FLOPs or fixed MFUs): NLopt against the separation of
+  // problems/rl_returns/ (r* by TOMS 748, then the 1-D reduction).
+  rl_returns,
 };
-inline constexpr int kStressClassCount = 8;
+inline constexpr int kStressClassCount = 9;
+// The classes that were the whole run before later ones joined: their instances are drawn as
+// they always were (instance k of such a class c is the generator's instance
+// kFirstClassCount * k + c), so a run of kStressClassCount * n instances has the same n of each
+// of them as a run of kFirstClassCount * n before. Later classes draw from streams of their own.
+inline constexpr int kFirstClassCount = 8;
 std::string_view to_string(StressClass kind);
 
 struct StressInstance {
@@ -63,7 +72,8 @@ struct StressInstance {
   bool drawn_unreachable = false;
 };
 
-// The class of instance `index` (the classes take turns, so every run of 8 or more has each).
+// The class of instance `index` (the classes take turns, so every run of kStressClassCount or
+// more has each).
 StressClass stress_class(std::uint64_t index);
 
 // Instance `index` of the run seeded with `seed`: the same on every call and every thread.

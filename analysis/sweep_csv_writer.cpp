@@ -7,8 +7,9 @@
 
 namespace scaleopt {
 
-SweepCsvWriter::SweepCsvWriter(const SweepGrid& grid, ProblemKind kind, std::string nlopt_algorithm)
-    : grid_(grid), kind_(kind), nlopt_algorithm_(std::move(nlopt_algorithm)) {}
+SweepCsvWriter::SweepCsvWriter(const SweepGrid& grid, AnswerLayout layout,
+                               std::string nlopt_algorithm)
+    : grid_(grid), layout_(layout), nlopt_algorithm_(std::move(nlopt_algorithm)) {}
 
 std::string SweepCsvWriter::header() const {
   std::string header = "point,points";
@@ -16,7 +17,7 @@ std::string SweepCsvWriter::header() const {
     header += ',';
     append_text_cell(header, axis.input.path());
   }
-  for (const std::string& column : summary_columns(kind_)) header += "," + column;
+  for (const std::string& column : summary_columns(layout_)) header += "," + column;
   return header;
 }
 
@@ -44,9 +45,9 @@ std::string SweepCsvWriter::rows(std::span<const SweepPoint> points) const {
     }
     text += ',';
     if (p.invalid_input) {
-      append_unsolved_cells(text, kind_, Status::invalid_input);
+      append_unsolved_cells(text, layout_, Status::invalid_input);
     } else {
-      append_summary_cells(text, p.summary, nlopt_algorithm_);
+      append_summary_cells(text, p.summary, layout_, nlopt_algorithm_);
     }
     text += '\n';
     if (i == 0) text.reserve(text.size() * points.size() * 9 / 8);

@@ -11,14 +11,15 @@
 
 #include "scaleopt/analysis/sweep_grid.hpp"
 #include "scaleopt/analysis/sweep_runner.hpp"
+#include "scaleopt/problems/question/answer_fields.hpp"
 
 namespace scaleopt {
 
 class SweepCsvWriter {
  public:
-  // `kind`: the question's (its answer columns); `nlopt_algorithm`: the algorithm named in the
+  // `layout`: the question's answers (their columns); `nlopt_algorithm`: the algorithm named in the
   // rows of answers found by NLopt.
-  SweepCsvWriter(const SweepGrid& grid, ProblemKind kind, std::string nlopt_algorithm);
+  SweepCsvWriter(const SweepGrid& grid, AnswerLayout layout, std::string nlopt_algorithm);
 
   // "point,points,PATH...,COLUMN..." (no newline).
   std::string header() const;
@@ -31,7 +32,7 @@ class SweepCsvWriter {
 
  private:
   const SweepGrid& grid_;
-  ProblemKind kind_;
+  AnswerLayout layout_;
   std::string nlopt_algorithm_;
 };
 

@@ -30,6 +30,7 @@ std::string solver_text(SolveMethod method, const SolverOptions& solver) {
   text += " max_evaluations=" + std::to_string(solver.max_evaluations);
   text += " constraint_tolerance=" + number_text(solver.constraint_tolerance);
   text += " kkt_tolerance=" + number_text(solver.kkt_tolerance);
+  text += " reference_tolerance=" + number_text(solver.reference_tolerance);
   text += " starts=" + std::to_string(solver.starts);
   text += " fallback_starts=" + std::to_string(solver.fallback_starts);
   return text;

@@ -8,7 +8,7 @@
 
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/fast_path.hpp"
 #include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
@@ -55,9 +55,9 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
     : base_(base), grid_(grid), options_(options) {
   options_.validate();
   const QuestionSetup setup = scenario_setup(base);
-  kind_ = setup.kind;
-  fast_ = options.method == SolveMethod::automatic && !setup.rl_returns &&
-          (linear_cost(setup.model, setup.unit) || setup.model.roofline);
+  layout_ = answer_layout(setup);
+  fast_ = options.method == SolveMethod::automatic &&
+          fast_path_for(setup.loss, setup.model, setup.unit).accelerator != Accelerator::none;
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,
@@ -92,7 +92,8 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
     if (solved.path == SolvePath::newton) ++tally.fast_path;
   } catch (const InputError&) {
     answer.invalid_input = true;
-    answer.summary.kind = kind_;
+    answer.summary.kind = layout_.kind;
+    answer.summary.rl_returns = layout_.rl_returns;
     ++tally.invalid_input;
   }
 }
@@ -106,7 +107,7 @@ SweepTally SweepRunner::solve(std::span<const std::size_t> points,
   const std::size_t blocks = (points.size() + block - 1) / block;
   std::vector<SweepTally> tallies(blocks);
   // Blocks are written in order. A worker whose block is not next parks it and takes another
-  // (it used to wait for its turn, idle: a tenth of a 10^6-point sweep on 2 threads); the
+  // (waiting for its turn would leave it idle: a tenth of a 10^6-point sweep on 2 threads); the
   // worker that writes the next block writes every parked block that follows it. At most
   // kParkedPerThread blocks per thread are parked, so a slow block (one that fell back to
   // NLopt) cannot make the others pile up answers without bound: beyond, they wait.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "scaleopt/analysis/sweep_grid.hpp"
+#include "scaleopt/problems/question/answer_fields.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
@@ -67,8 +68,9 @@ class SweepRunner {
   // `base` needs a [law] and a [problem] (InputError otherwise).
   SweepRunner(const Scenario& base, const SweepGrid& grid, const SweepOptions& options);
 
-  // The question's kind (which answer columns a row has).
-  ProblemKind kind() const { return kind_; }
+  // The question's answers (which answer columns a row has).
+  ProblemKind kind() const { return layout_.kind; }
+  const AnswerLayout& layout() const { return layout_; }
 
   // Solves `points` (increasing), a block of consecutive points per task on several threads.
   // Each block goes to `prepare` (if given) on the worker that solved it, blocks at once and in
@@ -92,7 +94,7 @@ class SweepRunner {
   const Scenario& base_;
   const SweepGrid& grid_;
   SweepOptions options_;
-  ProblemKind kind_;
+  AnswerLayout layout_;
   bool fast_ = false;
 };
 

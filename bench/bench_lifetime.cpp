@@ -7,7 +7,8 @@
 
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ BENCHMARK(BM_LifetimeFlopsReduced);
 
 void BM_LifetimeFlopsNewton(benchmark::State& state) {
   const LossLaw law = loss_law_preset("sardana2024");
-  const LinearCost cost = *linear_cost(flops_cost_model(2e12), CostUnit::flops);
+  const LinearCost cost = *flops_cost_model(2e12).linear(CostUnit::flops);
   for (auto _ : state) {
     benchmark::DoNotOptimize(min_cost_at_loss_newton(law, 1.947, cost));
   }
@@ -42,7 +43,7 @@ BENCHMARK(BM_LifetimeFlopsNewton);
 
 void BM_MaxQualityNewton(benchmark::State& state) {
   const LossLaw law = loss_law_preset("sardana2024");
-  const LinearCost cost = *linear_cost(flops_cost_model(2e12), CostUnit::flops);
+  const LinearCost cost = *flops_cost_model(2e12).linear(CostUnit::flops);
   for (auto _ : state) {
     benchmark::DoNotOptimize(max_quality_at_budget_newton(law, cost, 4e23, 1e7));
   }

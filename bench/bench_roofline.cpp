@@ -1,8 +1,8 @@
-// Lifetime problems with inference priced by the roofline (issue 17): one solve by the fast
-// path (the closed form of problems/lifetime/roofline_pricing.hpp, Newton on the convex 1-D
-// reduction, a light summary) against NLopt on the same setup; the setup each sweep point or
-// Monte Carlo sample pays; a 10^6-point sweep with its CSV over replica size, context and
-// latency target; and 10^5 Monte Carlo samples with roofline pricing. Targets (issue 17):
+// Lifetime problems with inference priced by the roofline: one solve by the fast
+// path (the closed form of problems/lifecycle/accelerators/roofline_pricing.hpp, Newton on the
+// convex 1-D reduction, a light summary) against NLopt on the same setup; the setup each sweep
+// point or Monte Carlo sample pays; a 10^6-point sweep with its CSV over replica size, context and
+// latency target; and 10^5 Monte Carlo samples with roofline pricing. Targets:
 // <= 2 us a solve, <= 4 s the sweep, <= 0.5 s the Monte Carlo, on the 2-core machine.
 
 #include <benchmark/benchmark.h>

@@ -17,13 +17,7 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
         ->type_name("COUNT")
         ->transform(count_check(0, kMaxThreads));
   }
-  command
-      .add_option("--method", args.method,
-                  "auto: the 1-D Newton fast path where it applies (costs linear in N or priced by "
-                  "the roofline), NLopt otherwise; "
-                  "nlopt: NLopt everywhere (the reference)")
-      ->default_str("auto")
-      ->type_name("auto|nlopt");
+  add_method_flag(command, args.method);
   command.add_flag("--json", args.json, "Print one JSON object instead of a table");
   add_solver_flags(command, args.solver);
 }
@@ -64,6 +58,16 @@ std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
     left_out->group(group);
   }
   return {chosen, left_out};
+}
+
+void add_method_flag(CLI::App& command, std::string& method) {
+  command
+      .add_option("--method", method,
+                  "auto: the 1-D Newton fast path where it applies (costs linear in N or priced by "
+                  "the roofline), NLopt otherwise; "
+                  "nlopt: NLopt everywhere (the reference)")
+      ->default_str("auto")
+      ->type_name("auto|nlopt");
 }
 
 SolveMethod parse_method(const std::string& text) {

@@ -41,4 +41,7 @@ std::pair<CLI::Option*, CLI::Option*> add_input_choice_flags(CLI::App& command,
 // --method auto|nlopt.
 SolveMethod parse_method(const std::string& text);
 
+// --method auto|nlopt, into `method` (parse_method reads it).
+void add_method_flag(CLI::App& command, std::string& method);
+
 }  // namespace scaleopt::cli

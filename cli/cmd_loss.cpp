@@ -37,13 +37,13 @@ int run_loss(const LossArgs& args, std::ostream& out) {
                          {"tokens_per_param", point.tokens_per_param()},
                          {"chinchilla_tokens", frontier.tokens},
                          {"over_chinchilla", over}},
-                    extreme_flags({{"--params", params},
-                                   {"--tokens", tokens},
-                                   {"law E", law.E},
-                                   {"law A", law.A},
-                                   {"law B", law.B},
-                                   {"law alpha", law.alpha},
-                                   {"law beta", law.beta}}));
+                    {{"--params", params},
+                     {"--tokens", tokens},
+                     {"law E", law.E},
+                     {"law A", law.A},
+                     {"law B", law.B},
+                     {"law alpha", law.alpha},
+                     {"law beta", law.beta}});
   if (args.json) {
     out << loss_answer(point, law, frontier.tokens, over).dump(2) << "\n";
     return kExitOk;

@@ -62,12 +62,12 @@ int run_optimal(const OptimalArgs& args, std::ostream& out) {
                          {"compute_flops", allocation.compute_flops},
                          {"loss", allocation.loss},
                          {"tokens_per_param", allocation.tokens_per_param()}},
-                    extreme_flags({{given_flag, given_value},
-                                   {"law E", rule.law.E},
-                                   {"law A", rule.law.A},
-                                   {"law B", rule.law.B},
-                                   {"law alpha", rule.law.alpha},
-                                   {"law beta", rule.law.beta}}));
+                    {{given_flag, given_value},
+                     {"law E", rule.law.E},
+                     {"law A", rule.law.A},
+                     {"law B", rule.law.B},
+                     {"law alpha", rule.law.alpha},
+                     {"law beta", rule.law.beta}});
   if (args.json) {
     out << optimal_answer(allocation, rule).dump(2) << "\n";
   } else {

@@ -4,11 +4,14 @@
 #include <memory>
 
 #include "scaleopt/analysis/solve_scenario.hpp"
+#include "scaleopt/cli/analysis_flags.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/print.hpp"
 #include "scaleopt/cli/scenario_flags.hpp"
 #include "scaleopt/cli/solver_flags.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/report/answer_fields_markdown.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
 #include "scaleopt/scenario/scenario.hpp"
@@ -22,12 +25,27 @@ struct SolveArgs {
   std::vector<std::string> overrides;
   std::string law_file;
   SolverOptions solver;
+  std::string method = "auto";
   bool json = false;
+  bool fields = false;
 };
 
 int run_solve(const SolveArgs& args, std::ostream& out) {
+  if (args.fields) {
+    // The table is the same whatever else is given: the rest would be ignored.
+    if (!args.scenario.empty() || !args.overrides.empty() || args.json) {
+      throw InputError(
+          "--fields: prints the field table alone; give it without a scenario, "
+          "--set or --json");
+    }
+    out << answer_fields_markdown();
+    return kExitOk;
+  }
+  if (args.scenario.empty())
+    throw InputError("scenario: required (a scenario file, SCENARIO.toml)");
   const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
-  const QuestionSolution solution = solve_scenario(scenario, args.solver);
+  const QuestionSolution solution =
+      solve_scenario(scenario, args.solver, parse_method(args.method));
   if (args.json) {
     out << solution_json(scenario, *scenario.law, solution).dump(2) << "\n";
   } else {
@@ -43,7 +61,13 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "solve", "Solve a scenario's lifecycle problem: model size, pretraining and RL tokens");
   auto args = std::make_shared<SolveArgs>();
   add_scenario_arguments(*command, args->scenario, args->overrides, args->law_file);
+  // Not required: `solve --fields` needs none (run_solve asks for it otherwise).
+  command->get_option("scenario")->required(false);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
+  command->add_flag("--fields", args->fields,
+                    "Print the fields of an answer (the keys of --json and the sweep columns: "
+                    "units, meanings, when null) as a Markdown table, and exit");
+  add_method_flag(*command, args->method);
   add_solver_flags(*command, args->solver);
   command->footer(
       "The [problem] table says what to answer (docs/model.md):\n"
@@ -51,13 +75,16 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "  min-lifetime-cost   the same in dollars (inference by roofline or fixed MFUs)\n"
       "  equal-cost          the talk's heuristic for a given N, beside its true optimum\n"
       "  max-quality         the lowest loss a lifetime budget buys, demand included\n"
-      "Every answer is verified (KKT residual, and a 1-D reduction solved independently) and\n"
-      "compared with the Chinchilla-style model of equal quality.\n"
+      "Every answer is verified (its KKT residual; by NLopt, also against a 1-D reduction solved\n"
+      "independently) and compared with the Chinchilla-style model of equal quality. Where sweeps\n"
+      "take the fast path (costs linear in N, or the roofline's closed form) solve takes it too:\n"
+      "--method nlopt solves by NLopt and cross-checks.\n"
       "Examples:\n"
       "  scaleopt solve examples/frontier_100x.toml\n"
       "  scaleopt solve examples/sardana_cost.toml --json\n"
       "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n"
-      "  scaleopt solve examples/sardana_cost.toml --law-file fitted.toml\n");
+      "  scaleopt solve examples/sardana_cost.toml --law-file fitted.toml\n"
+      "  scaleopt solve --fields             # what each key of --json means\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_solve(*args, out); }; });
 }

@@ -153,7 +153,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   const SweepGrid grid(parse_axes(scenario, args.vary));
   check_first_point(scenario, grid);
   const SweepRunner runner(scenario, grid, options);
-  const SweepCsvWriter csv(grid, runner.kind(), options.solver.algorithm);
+  const SweepCsvWriter csv(grid, runner.layout(), options.solver.algorithm);
   const std::string header = csv.header();
   // The file's first lines say which question it answers, so that --resume and merge can
   // refuse rows of another (analysis/sweep_provenance.hpp).

@@ -4,6 +4,23 @@
 #include "scaleopt/cli/limits.hpp"
 
 namespace scaleopt::cli {
+namespace {
+
+// A tolerance in (0, 1): `what` says what it bounds.
+CLI::Validator relative_tolerance_check(const char* what) {
+  return CLI::Validator(
+      [what](const std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value)) return "expected a number, got " + text;
+        if (!(value > 0.0 && value < 1.0)) {
+          return std::string("must be above 0 and below 1 (") + what + "), got " + text;
+        }
+        return "";
+      },
+      "in (0, 1)");
+}
+
+}  // namespace
 
 void add_solver_flags(CLI::App& command, SolverOptions& options) {
   command
@@ -29,16 +46,15 @@ void add_solver_flags(CLI::App& command, SolverOptions& options) {
                   "Largest relative KKT residual accepted as converged")
       ->default_str("1e-7")
       ->type_name("NUMBER")
-      ->check(CLI::Validator(
-          [](const std::string& text) -> std::string {
-            double value = 0.0;
-            if (!CLI::detail::lexical_cast(text, value)) return "expected a number, got " + text;
-            if (!(value > 0.0 && value < 1.0)) {
-              return "must be above 0 and below 1 (a relative residual), got " + text;
-            }
-            return "";
-          },
-          "in (0, 1)"))
+      ->check(relative_tolerance_check("a relative residual"))
+      ->group("Solver");
+  command
+      .add_option("--reference-tolerance", options.reference_tolerance,
+                  "Largest relative difference from the independent method (the 1-D reduction) "
+                  "accepted as agreement; beyond it the answer is not converged")
+      ->default_str("1e-8")
+      ->type_name("NUMBER")
+      ->check(relative_tolerance_check("a relative difference"))
       ->group("Solver");
   // A callback rather than a bool flag bound with "!": CLI11 would show the negation in --help
   // as "--no-polish{false}".

@@ -13,7 +13,10 @@ include(CMakePackageConfigHelpers)
 set(SCALEOPT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/scaleopt)
 # The headers a public header never includes, kept out of the install: they name toml++ or the
 # CSV parser, which scaleopt links privately (a program needs neither's headers), or hold helpers
-# of one library's sources (report_text.hpp).
+# of one library's sources (report_text.hpp). The accelerators of the lifecycle problem
+# (problems/lifecycle/accelerators/: closed forms and Newton's method behind the fast path) are
+# internals too: a program asks for the fast path through question_fast.hpp.
+set(SCALEOPT_PRIVATE_FOLDERS data accelerators)
 set(SCALEOPT_PRIVATE_HEADERS toml_reading.hpp toml_tables.hpp price_list_file.hpp fccp.hpp
                              report_text.hpp)
 
@@ -25,13 +28,13 @@ install(TARGETS scaleopt_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 install(FILES ${PROJECT_SOURCE_DIR}/scaleopt.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/scaleopt)
 set(private_patterns)
-foreach(header ${SCALEOPT_PRIVATE_HEADERS})
-  list(APPEND private_patterns PATTERN ${header} EXCLUDE)
+foreach(private ${SCALEOPT_PRIVATE_FOLDERS} ${SCALEOPT_PRIVATE_HEADERS})
+  list(APPEND private_patterns PATTERN ${private} EXCLUDE)
 endforeach()
 foreach(layer costmodel solver problems scenario analysis plots report)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/scaleopt/${layer}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN data EXCLUDE ${private_patterns})
+          FILES_MATCHING PATTERN "*.hpp" ${private_patterns})
 endforeach()
 
 # A library built with sanitizers needs their runtime wherever it is linked; in the build tree

@@ -46,8 +46,8 @@ namespace {
 // nlohmann's JSON as the Python objects json.loads would give (dicts keep the key order).
 // Built with CPython's own calls (PyDict_SetItem, PyUnicode_FromStringAndSize): pybind11's
 // dict[key] = value goes through a generic accessor and PyObject_SetItem, which made this
-// conversion ~90k instructions for `solve --json`'s answer (issue 18's 20 us budget over the
-// C++ solve); each object here is owned by a py::object as soon as it exists, so an exception
+// conversion ~90k instructions for `solve --json`'s answer (the budget is 20 us over the
+// C++ solve, docs/performance.md); each object here is owned by a py::object as soon as it exists, so an exception
 // leaks nothing.
 py::object to_python(const report::Json& json);
 
@@ -312,10 +312,11 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   // for numbers and to an int8 column for the two texts.
   std::vector<double*> numbers;
   std::vector<std::int8_t*> codes;
-  for (const std::string& name : summary_columns(runner.kind())) {
-    columns.names.push_back(name);
-    const bool text = name.ends_with("status") || name.ends_with("algorithm");
-    if (text) {
+  const std::vector<std::string> names = summary_columns(runner.layout());
+  const std::vector<AnswerFieldKind> kinds = summary_column_kinds(runner.layout());
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    columns.names.push_back(names[c]);
+    if (kinds[c] != AnswerFieldKind::number) {
       py::array_t<std::int8_t> array(rows);
       codes.push_back(array.mutable_data());
       columns.arrays.append(array);
@@ -362,7 +363,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
         std::size_t number = 0;
         std::size_t code = 0;
         visit_summary_cells(
-            answer.summary, [&](double v) { numbers[number++][row] = v; },
+            answer.summary, runner.layout(), [&](double v) { numbers[number++][row] = v; },
             [&](Status s) { codes[code++][row] = static_cast<std::int8_t>(s); },
             [&](SolvePath p) { codes[code++][row] = static_cast<std::int8_t>(p); });
       }

@@ -13,6 +13,6 @@ using Json = nlohmann::ordered_json;
 // docs/schema/<command>.json describes that layout (docs/json.md says what the number
 // promises). One number for every command, raised when any answer loses or renames a key or
 // changes a key's type.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 }  // namespace scaleopt::report

@@ -9,6 +9,8 @@
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/answer_fields.hpp"
+#include "scaleopt/problems/question/question_summary.hpp"
 #include "scaleopt/problems/serving/implied_mfu.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/table.hpp"
@@ -21,48 +23,87 @@ Json number(double value) {
   return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
-Json phase_json(const PhaseCost& cost, bool priced) {
-  return Json{{"flops", number(cost.flops)},
-              {"gpu_hours", number(cost.gpu_hours)},
-              {"usd", priced ? number(cost.usd) : Json(nullptr)}};
+// Why the number of `field` is missing from `answer` (it is NaN): one line for the JSON's
+// "unavailable".
+std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& answer,
+                               const AnswerLayout& layout) {
+  const SolveResult& solve = answer.plan.solve;
+  if (solve.status == Status::infeasible) return "no plan: the question is infeasible (message)";
+  switch (field.group) {
+    case AnswerFieldGroup::usd:
+      if (!is_priced(layout.kind)) return "a FLOPs question (min-lifetime-flops) has no prices";
+      break;
+    case AnswerFieldGroup::serving_hours:
+      if (!is_priced(layout.kind)) {
+        return "a FLOPs question (min-lifetime-flops) models no serving, so no RL or inference "
+               "hours";
+      }
+      break;
+    case AnswerFieldGroup::chinchilla:
+      if (!answer.vs_chinchilla.chinchilla.solve.message.empty()) {
+        return "no equal-quality Chinchilla-style model: " +
+               answer.vs_chinchilla.chinchilla.solve.message;
+      }
+      return "no equal-quality Chinchilla-style model";
+    case AnswerFieldGroup::reference:
+      if (!answer.plan.reference_message.empty()) return answer.plan.reference_message;
+      return "not cross-checked";
+    default:
+      break;
+  }
+  if (solve.status != Status::converged) return "no answer: " + solve.message;
+  return "not defined for this plan";
 }
 
-Json answer_json(const QuestionAnswer& a, ProblemKind kind, bool priced) {
-  const LifetimePlan& plan = a.plan;
-  Json json{{"problem", std::string(to_string(kind))},
-            {"params", number(a.total_params)},
-            {"active_params", number(a.active_params)},
-            {"pretrain_tokens", number(plan.pretrain_tokens)},
-            {"rl_tokens", number(a.rl_tokens)},
-            {"inference_tokens", number(a.inference_tokens)},
-            {"loss", number(plan.loss)}};
-  json["cost"] = Json{{"pretrain", phase_json(plan.cost.pretrain, priced)},
-                      {"rl", phase_json(plan.cost.rl, priced)},
-                      {"inference", phase_json(plan.cost.inference, priced)},
-                      {"total", phase_json(plan.cost.total(), priced)}};
-  json["cost_shares"] = Json{{"pretrain", number(a.shares.pretrain)},
-                             {"rl", number(a.shares.rl)},
-                             {"inference", number(a.shares.inference)}};
-  if (a.rl_returns) {
-    // Only with [rl.returns], so that every answer without it keeps its keys.
-    json["rl_returns"] = Json{{"gain", number(a.rl_returns->gain)},
-                              {"compute_ratio", number(a.rl_returns->compute_ratio)}};
+// `value` at the dotted `key` of `json` ("cost.pretrain.usd"), the objects made as needed in
+// the order the keys come.
+void put(Json& json, std::string_view key, Json value) {
+  Json* node = &json;
+  for (std::size_t dot = key.find('.'); dot != std::string_view::npos; dot = key.find('.')) {
+    node = &(*node)[std::string(key.substr(0, dot))];
+    key.remove_prefix(dot + 1);
   }
-  json["chinchilla_tokens"] = number(a.chinchilla_tokens);
-  json["over_chinchilla"] = number(a.over_chinchilla);
-  const ChinchillaComparison& c = a.vs_chinchilla;
-  json["vs_chinchilla"] =
-      Json{{"params", number(c.params_ratio)},
-           {"tokens", number(c.tokens_ratio)},
-           {"cost", number(c.cost_ratio)},
-           {"chinchilla_params", number(c.chinchilla.params)},
-           {"chinchilla_pretrain_tokens", number(c.chinchilla.pretrain_tokens)}};
-  json["status"] = std::string(to_string(plan.solve.status));
-  json["message"] = plan.solve.message;
-  json["algorithm"] = plan.solve.algorithm;
-  json["kkt_residual"] = number(plan.solve.kkt_residual);
-  json["constraint_violation"] = number(plan.solve.constraint_violation);
-  json["reference_relative_difference"] = number(plan.reference_relative_difference);
+  (*node)[std::string(key)] = std::move(value);
+}
+
+// The JSON of one answer, from the table of answer fields; `unavailable` receives the reason
+// of each number that does not exist, by its key.
+Json answer_json(const QuestionAnswer& a, const AnswerLayout& layout, Json& unavailable) {
+  const AnswerSummary numbers = summary_of(a, SolvePath::nlopt);
+  Json json = Json::object();
+  for (const AnswerField& field : answer_fields()) {
+    if (!layout.has(field.presence)) continue;
+    switch (field.kind) {
+      case AnswerFieldKind::number: {
+        const double value = field.number(numbers, layout);
+        put(json, field.key, number(value));
+        if (!std::isfinite(value)) {
+          unavailable[std::string(field.key)] = unavailable_reason(field, a, layout);
+        }
+        break;
+      }
+      case AnswerFieldKind::problem:
+        put(json, field.key, std::string(to_string(layout.kind)));
+        break;
+      case AnswerFieldKind::status:
+        put(json, field.key, std::string(to_string(a.plan.solve.status)));
+        break;
+      case AnswerFieldKind::message:
+        put(json, field.key, a.plan.solve.message);
+        break;
+      case AnswerFieldKind::algorithm:
+        put(json, field.key, a.plan.solve.algorithm);
+        break;
+    }
+  }
+  return json;
+}
+
+// The answer's JSON with its "unavailable" reasons, when it has any.
+Json answer_json(const QuestionAnswer& a, const AnswerLayout& layout) {
+  Json unavailable = Json::object();
+  Json json = answer_json(a, layout, unavailable);
+  if (!unavailable.empty()) json["unavailable"] = std::move(unavailable);
   return json;
 }
 
@@ -179,8 +220,8 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
   });
 }
 
-// How far a typed MFU may sit from the roofline's before a warning: 2x either way (the issue's
-// bound; the roofline's own inputs, efficiencies and context, are rarely known better).
+// How far a typed MFU may sit from the roofline's before a warning: 2x either way (the
+// roofline's own inputs, efficiencies and context, are rarely known better).
 constexpr double kMfuWarningFactor = 2.0;
 
 }  // namespace
@@ -238,12 +279,23 @@ DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSol
 }
 
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
-  const bool priced = s.kind != ProblemKind::min_lifetime_flops;
-  Json json = answer_json(s.answer, s.kind, priced);
+  const AnswerLayout layout{s.kind, s.answer.rl_returns.has_value()};
+  Json unavailable = Json::object();
+  Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {
-    json["optimum"] = answer_json(*s.optimum, s.kind, priced);
-    json["heuristic_overpay"] = number(s.heuristic_overpay);
+    json["optimum"] = answer_json(*s.optimum, layout);
+    const QuestionSummary summary = summarize(s);
+    for (const SolutionField& field : solution_fields()) {
+      const double value = field.number(summary);
+      json[std::string(field.key)] = number(value);
+      if (!std::isfinite(value)) {
+        unavailable[std::string(field.key)] = s.status() == Status::converged
+                                                  ? "not defined for these plans"
+                                                  : "no optimum to compare with: " + s.message();
+      }
+    }
   }
+  if (!unavailable.empty()) json["unavailable"] = std::move(unavailable);
   json["unit"] = std::string(to_string(s.unit));
   json["law"] = law_json(law);
   json["rule"] = scenario.problem.tokens_per_param
@@ -332,7 +384,8 @@ std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw&
   notes.push_back("law " + describe_law(law) + "; Chinchilla rule: " + rule_text(scenario.problem));
   const LifetimePlan& last = s.optimum ? s.optimum->plan : s.answer.plan;
   std::string solver = "solver: " + last.solve.message;
-  if (std::isfinite(last.reference_relative_difference)) {
+  // A disagreement is the message itself; otherwise the agreement found.
+  if (std::isfinite(last.reference_relative_difference) && last.solve.converged()) {
     solver +=
         "; 1-D reduction agrees to " + format_scientific(last.reference_relative_difference, 2);
   }

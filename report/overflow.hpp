@@ -7,6 +7,9 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "scaleopt/report/json_fwd.hpp"
 
@@ -19,6 +22,14 @@ std::optional<std::string> non_finite_path(const Json& json);
 // Throws InputError "PREFIXthe answer's PATH came out as inf: an input lies beyond what double
 // precision can hold (CULPRITS)" when `json` holds a number that is not finite.
 void refuse_non_finite(const Json& json, const std::string& culprits,
+                       const std::string& prefix = "");
+
+// The same for an answer computed from named inputs (flags, law coefficients): the culprits are
+// those beyond 1e30 or below 1e-30 in magnitude, and when none is (an exponent of 50 overflows
+// N^alpha from an ordinary N), every input the figure came from, so that the message always
+// names what to change.
+void refuse_non_finite(const Json& json,
+                       const std::vector<std::pair<std::string_view, double>>& inputs,
                        const std::string& prefix = "");
 
 }  // namespace scaleopt::report

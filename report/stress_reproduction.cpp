@@ -80,6 +80,11 @@ void setups(std::ostream& out, const LifetimeInputs& inputs) {
   }
   // The RL context bounds the largest model served even without rollouts.
   if (rl.context_tokens) out << "context = " << exact(*rl.context_tokens) << "\n";
+  if (rl.returns) {
+    out << "\n[rl.returns]\nmax_gain = " << exact(rl.returns->max_gain)
+        << "\nhalf_ratio = " << exact(rl.returns->half_ratio)
+        << "\nsteepness = " << exact(rl.returns->steepness) << "\n";
+  }
 }
 
 void problem_table(std::ostream& out, const ProblemSpec& problem) {

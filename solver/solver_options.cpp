@@ -30,6 +30,8 @@ void SolverOptions::validate() const {
                  "finite and positive", kkt_tolerance);
   kStartsLimit.check(starts);
   kFallbackStartsLimit.check(fallback_starts);
+  require_solver(std::isfinite(reference_tolerance) && reference_tolerance > 0.0,
+                 "reference_tolerance", "finite and positive", reference_tolerance);
 }
 
 }  // namespace scaleopt

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 #include "tolerances.hpp"
 
@@ -25,9 +26,8 @@ LifetimeCostModel sardana_cost_model() {
   model.pretrain_usd_per_gpu_hour = 1.40;
   const double input_tokens = 1e10 * 1000, output_tokens = 1e10 * 250;
   model.inference_flops_per_param = 2.0 * (input_tokens + output_tokens);
-  model.inference_gpu_hours_per_param =
-      2.0 * (input_tokens / 0.4 + output_tokens / 0.2) / (3600.0 * 624e12);
-  model.inference_usd_per_gpu_hour = 0.60;
+  model.inference = SizeCostTerm::linear(
+      2.0 * (input_tokens / 0.4 + output_tokens / 0.2) / (3600.0 * 624e12), 0.60);
   return model;
 }
 

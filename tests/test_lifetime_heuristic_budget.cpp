@@ -11,6 +11,7 @@
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
@@ -31,12 +32,11 @@ LifetimeCostModel frontier_model() {
   model.pretrain_gpu_hours_per_flop = 1.0 / (3600 * kPeakFlops * kTrainMfu);
   model.pretrain_usd_per_gpu_hour = kUsdPerHour;
   model.inference_flops_per_param = 2 * kInferenceTokens;
-  model.inference_gpu_hours_per_param = 2 * kInferenceTokens / (3600 * kPeakFlops * kDecodeMfu);
-  model.inference_usd_per_gpu_hour = kUsdPerHour;
+  model.inference =
+      SizeCostTerm::linear(2 * kInferenceTokens / (3600 * kPeakFlops * kDecodeMfu), kUsdPerHour);
   // RL rollouts not trained on: 2 N per token at decode efficiency (k = 2).
   model.rl_flops_per_param_token = 2;
-  model.rl_gpu_hours_per_param_token = 2 / (3600 * kPeakFlops * kDecodeMfu);
-  model.rl_usd_per_gpu_hour = kUsdPerHour;
+  model.rl_per_token = SizeCostTerm::linear(2 / (3600 * kPeakFlops * kDecodeMfu), kUsdPerHour);
   return model;
 }
 

@@ -19,6 +19,7 @@
 #include "scaleopt/plots/tornado_figure.hpp"
 #include "scaleopt/plots/uncertainty_figure.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;

@@ -6,12 +6,13 @@
 #include <cmath>
 
 #include "example_path.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/scaleopt.hpp"  // first: the umbrella header compiles on its own
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/solver/high_precision.hpp"
@@ -30,12 +31,10 @@ LifetimeCostModel dollar_model(double inference_tokens, double rl_tokens) {
   model.pretrain_gpu_hours_per_flop = 1.0 / (3600 * 989e12 * 0.4);
   model.pretrain_usd_per_gpu_hour = 2.0;
   model.inference_flops_per_param = 2 * inference_tokens;
-  model.inference_gpu_hours_per_param = 2 * inference_tokens / (3600 * 989e12 * 0.15);
-  model.inference_usd_per_gpu_hour = 2.5;
+  model.inference = SizeCostTerm::linear(2 * inference_tokens / (3600 * 989e12 * 0.15), 2.5);
   model.rl_tokens = rl_tokens;
   model.rl_flops_per_param_token = 4;
-  model.rl_gpu_hours_per_param_token = 4 / (3600 * 989e12 * 0.2);
-  model.rl_usd_per_gpu_hour = 2.0;
+  model.rl_per_token = SizeCostTerm::linear(4 / (3600 * 989e12 * 0.2), 2.0);
   return model;
 }
 
@@ -69,7 +68,7 @@ TEST_CASE("fast path: Newton on the reduction agrees with NLopt to 1e-9 on a gri
         for (const CostUnit unit : {CostUnit::flops, CostUnit::usd}) {
           const double target = law.E + excess;
           const LifetimeCostModel model = dollar_model(demand, demand / 10);
-          const auto cost = linear_cost(model, unit);
+          const auto cost = model.linear(unit);
           REQUIRE(cost);
           const NewtonPlan fast = min_cost_at_loss_newton(law, target, *cost);
           const LifetimePlan nlopt = min_lifetime_cost_at_loss(law, target, model, unit);
@@ -109,7 +108,7 @@ TEST_CASE("fast path: max-quality by Newton agrees with NLopt to 1e-9 on a grid 
     for (double demand : {0.0, 1e11, 1e13, 1e15}) {
       for (double budget : {3e6, 1e8, 1e9, 1e10, 1e11}) {
         const LifetimeCostModel model = dollar_model(demand, 0.0);
-        const auto cost = linear_cost(model, CostUnit::usd);
+        const auto cost = model.linear(CostUnit::usd);
         const NewtonPlan fast = max_quality_at_budget_newton(law, *cost, budget, 1e7);
         const LifetimePlan nlopt = max_quality_at_budget(law, model, CostUnit::usd, budget);
         INFO(law.name << " demand " << demand << " budget " << budget << ": "
@@ -131,7 +130,7 @@ TEST_CASE("fast path: max-quality by Newton agrees with NLopt to 1e-9 on a grid 
 TEST_CASE("fast path: a budget that buys only the smallest model stops at min_params", "[fast]") {
   const LossLaw law = loss_law_preset("epoch2024");
   const LifetimeCostModel model = dollar_model(1e15, 0.0);
-  const auto cost = linear_cost(model, CostUnit::usd);
+  const auto cost = model.linear(CostUnit::usd);
   // Serving 1e15 tokens with 1e7 parameters costs ~$1e5: a budget 1% above it leaves little
   // for pretraining, and every extra parameter is paid 1e15 times over (at min_params,
   // beta q (1 + c / (k D)) ~ 1.3 > alpha p ~ 0.6: the loss would fall with a smaller model).
@@ -169,7 +168,7 @@ TEST_CASE("fast path: the Chinchilla-rule model of a loss lies on D = r N at tha
 TEST_CASE("fast path: the roofline is not linear; its closed form takes the fast path", "[fast]") {
   const scaleopt::Scenario budget = scaleopt::load_scenario(example("budget_plan.toml"));
   const QuestionSetup setup = question_setup(budget, *budget.law, budget.problem);
-  CHECK_FALSE(linear_cost(setup.model, setup.unit));
+  CHECK_FALSE(setup.model.linear(setup.unit));
   const auto fast = solve_question_fast(setup);
   REQUIRE(fast);
   check_answer(fast->answer, summarize(solve_question(setup)).answer);

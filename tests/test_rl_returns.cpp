@@ -1,4 +1,5 @@
-// RL as a budget the optimiser chooses (problems/rl_returns/): the gain curve and the loss
+// RL as a budget the optimiser chooses (the RL gain transform of the loss term, the lifecycle
+// problem with D_RL a variable, problems/rl_returns/ its reference): the gain curve and the loss
 // against 50-digit differences, the 3-variable optimum against a 50-digit reference built here
 // from the closed form of r* (h = 1) and the Lagrange condition in N, the KKT checks, and the
 // signs a returns model must have.
@@ -7,6 +8,7 @@
 #include <cmath>
 
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
@@ -19,12 +21,35 @@ using boost::multiprecision::log;
 using boost::multiprecision::pow;
 using boost::multiprecision::sqrt;
 
-// The 3-variable optimum against an independent reference: the issue's bound.
+// The 3-variable optimum against an independent reference: the answers agree to 1e-9
+// relative, well above NLopt's 1e-12 tolerances and the KKT polish's residual.
 constexpr double kReference = 1e-9;
 
-RlReturnsLaw returns_law(double max_gain, double half_ratio, double steepness = 1.0,
-                         double min_rl_tokens = 1.0) {
-  return {loss_law_preset("sardana2024"), {max_gain, half_ratio, steepness}, 2.0, min_rl_tokens};
+// sardana2024 with the RL gain, k = 2 (rollouts not trained on).
+struct ReturnsLaw {
+  LossLaw law;
+  RlReturns returns;
+  LossTerm loss;
+};
+ReturnsLaw returns_law(double max_gain, double half_ratio, double steepness = 1.0,
+                       double min_rl_tokens = 1.0) {
+  const LossLaw law = loss_law_preset("sardana2024");
+  const RlReturns returns{max_gain, half_ratio, steepness};
+  LossTerm loss(law);
+  loss.then(std::make_shared<const RlGainTransform>(returns, 2.0, min_rl_tokens));
+  return {law, returns, loss};
+}
+
+// The lifecycle problem with D_RL chosen: the cheapest plan at a loss, the best within a budget.
+LifetimePlan at_loss_with_rl(const ReturnsLaw& law, double target, const LifetimeCostModel& model,
+                             CostUnit unit) {
+  return solve_lifecycle(lifecycle_terms(law.loss, model, unit),
+                         LifecycleQuestion::at_target_loss(target));
+}
+LifetimePlan within_budget_with_rl(const ReturnsLaw& law, const LifetimeCostModel& model,
+                                   CostUnit unit, double budget, double min_params) {
+  return solve_lifecycle(lifecycle_terms(law.loss, model, unit, min_params),
+                         LifecycleQuestion::within_budget(budget));
 }
 
 // g(r) from its definition, in 50 digits.
@@ -49,7 +74,7 @@ Real50 best_ratio_h1(double max_gain, double half_ratio, double kappa) {
 struct Reference {
   Real50 params, tokens, rl_tokens;
 };
-Reference reference_flops(const RlReturnsLaw& law, double target, double inference_tokens) {
+Reference reference_flops(const ReturnsLaw& law, double target, double inference_tokens) {
   const LossLaw& l = law.law;
   const Real50 r = best_ratio_h1(law.returns.max_gain, law.returns.half_ratio, 1.0);
   const Real50 g = gain50(law.returns, r);
@@ -97,8 +122,9 @@ TEST_CASE("the gain: 1 without RL, half of G - 1 at r_half, G at saturation", "[
 }
 
 TEST_CASE("the loss with RL and its gradient in (ln N, ln D, ln D_RL)", "[rl_returns]") {
-  const RlReturnsLaw law = returns_law(20.0, 0.005, 1.5);
+  const ReturnsLaw law = returns_law(20.0, 0.005, 1.5);
   const LossLaw& l = law.law;
+  const DecisionLayout layout = DecisionLayout::with(true);
   auto loss50 = [&](const Real50& u, const Real50& v, const Real50& w) -> Real50 {
     const Real50 ratio = Real50(2) / 6 * exp(w - v);
     return Real50(l.E) + Real50(l.A) * exp(-Real50(l.alpha) * u) +
@@ -107,15 +133,16 @@ TEST_CASE("the loss with RL and its gradient in (ln N, ln D, ln D_RL)", "[rl_ret
   for (double u : {20.0, 25.0}) {
     for (double v : {25.0, 30.0}) {
       for (double w : {20.0, 25.0, 29.0}) {
-        const RlLoss got = rl_loss(law, u, v, w);
+        const double x[] = {u, v, w};
+        const LossTerm::Value got = law.loss.at(layout, x);
         const Real50 U(u), V(v), W(w), h("1e-15");
         CHECK(relative_difference(got.loss, loss50(U, V, W)) < 1e-14);
         const Real50 du = (loss50(U + h, V, W) - loss50(U - h, V, W)) / (2 * h);
         const Real50 dv = (loss50(U, V + h, W) - loss50(U, V - h, W)) / (2 * h);
         const Real50 dw = (loss50(U, V, W + h) - loss50(U, V, W - h)) / (2 * h);
-        CHECK(relative_difference(got.d_log_params, du) < 1e-13);
-        CHECK(relative_difference(got.d_log_tokens, dv) < 1e-12);
-        CHECK(relative_difference(got.d_log_rl_tokens, dw) < 1e-12);
+        CHECK(relative_difference(got.gradient[0], du) < 1e-13);
+        CHECK(relative_difference(got.gradient[1], dv) < 1e-12);
+        CHECK(relative_difference(got.gradient[2], dw) < 1e-12);
       }
     }
   }
@@ -142,35 +169,35 @@ TEST_CASE("min-lifetime-flops with RL returns: NLopt against the 50-digit refere
   for (double max_gain : {5.0, 20.0}) {
     for (double half_ratio : {0.005, 0.05}) {
       for (double inference : {0.0, 2e12, 1e14}) {
-        const RlReturnsLaw law = returns_law(max_gain, half_ratio);
+        const ReturnsLaw law = returns_law(max_gain, half_ratio);
         const double target = 1.947;
-        const RlPlan plan = min_cost_at_loss_with_rl(
-            law, target, flops_cost_model(inference, 0.0, 2.0), CostUnit::flops);
+        const LifetimePlan plan =
+            at_loss_with_rl(law, target, flops_cost_model(inference, 0.0, 2.0), CostUnit::flops);
         INFO("G " << max_gain << " r_half " << half_ratio << " T " << inference);
-        REQUIRE(plan.plan.solve.status == Status::converged);
-        CHECK(plan.plan.solve.kkt_residual < 1e-7);
-        CHECK(plan.plan.solve.constraint_violation < 1e-9);
-        CHECK(plan.plan.loss == Approx(target).epsilon(1e-9));
+        REQUIRE(plan.solve.status == Status::converged);
+        CHECK(plan.solve.kkt_residual < 1e-7);
+        CHECK(plan.solve.constraint_violation < 1e-9);
+        CHECK(plan.loss == Approx(target).epsilon(1e-9));
         const Reference ref = reference_flops(law, target, inference);
-        CHECK(relative_difference(plan.plan.params, ref.params) < kReference);
-        CHECK(relative_difference(plan.plan.pretrain_tokens, ref.tokens) < kReference);
+        CHECK(relative_difference(plan.params, ref.params) < kReference);
+        CHECK(relative_difference(plan.pretrain_tokens, ref.tokens) < kReference);
         CHECK(relative_difference(plan.rl_tokens, ref.rl_tokens) < kReference);
         // And the library's own reduction (TOMS 748 twice) agrees.
-        CHECK(plan.plan.reference_relative_difference < kReference);
+        CHECK(plan.reference_relative_difference < kReference);
       }
     }
   }
 }
 
 TEST_CASE("max-quality with RL returns agrees with its reduction", "[rl_returns]") {
-  const RlReturnsLaw law = returns_law(20.0, 0.005);
+  const ReturnsLaw law = returns_law(20.0, 0.005);
   for (double budget : {1e23, 1e25}) {
-    const RlPlan plan =
-        max_quality_with_rl(law, flops_cost_model(1e13, 0.0, 2.0), CostUnit::flops, budget, 1e7);
-    REQUIRE(plan.plan.solve.status == Status::converged);
-    CHECK(plan.plan.solve.kkt_residual < 1e-7);
-    CHECK(plan.plan.cost.total().flops == Approx(budget).epsilon(1e-9));
-    CHECK(plan.plan.reference_relative_difference < kReference);
+    const LifetimePlan plan =
+        within_budget_with_rl(law, flops_cost_model(1e13, 0.0, 2.0), CostUnit::flops, budget, 1e7);
+    REQUIRE(plan.solve.status == Status::converged);
+    CHECK(plan.solve.kkt_residual < 1e-7);
+    CHECK(plan.cost.total().flops == Approx(budget).epsilon(1e-9));
+    CHECK(plan.reference_relative_difference < kReference);
   }
 }
 
@@ -182,37 +209,38 @@ TEST_CASE("RL returns: signs", "[rl_returns]") {
     // and D_RL = 6 D r / k falls with D (here 59.6B at G = 2 to 13.8B at G = 100).
     double previous = 0.0;
     for (double max_gain : {2.0, 5.0, 20.0, 100.0}) {
-      const RlPlan plan =
-          min_cost_at_loss_with_rl(returns_law(max_gain, 0.005), 1.947, model, CostUnit::flops);
-      REQUIRE(plan.plan.solve.converged());
-      CHECK(plan.compute_ratio > previous);
-      CHECK(plan.plan.cost.rl.flops / plan.plan.cost.pretrain.flops ==
-            Approx(plan.compute_ratio).epsilon(1e-12));
-      previous = plan.compute_ratio;
+      const LifetimePlan plan =
+          at_loss_with_rl(returns_law(max_gain, 0.005), 1.947, model, CostUnit::flops);
+      REQUIRE(plan.solve.converged());
+      REQUIRE(plan.rl_returns);
+      CHECK(plan.rl_returns->compute_ratio > previous);
+      CHECK(plan.cost.rl.flops / plan.cost.pretrain.flops ==
+            Approx(plan.rl_returns->compute_ratio).epsilon(1e-12));
+      previous = plan.rl_returns->compute_ratio;
     }
   }
   SECTION("r_half without bound drives the RL tokens to their lower bound") {
     const double floor = 1e9;
     for (double half_ratio : {1e4, 1e8}) {
-      const RlPlan plan = min_cost_at_loss_with_rl(returns_law(20.0, half_ratio, 1.0, floor), 1.947,
-                                                   model, CostUnit::flops);
-      REQUIRE(plan.plan.solve.converged());
+      const LifetimePlan plan =
+          at_loss_with_rl(returns_law(20.0, half_ratio, 1.0, floor), 1.947, model, CostUnit::flops);
+      REQUIRE(plan.solve.converged());
       CHECK(plan.rl_tokens == Approx(floor).epsilon(1e-9));
-      CHECK(plan.gain == Approx(1.0).margin(1e-6));
+      CHECK(plan.rl_returns->gain == Approx(1.0).margin(1e-6));
     }
   }
   SECTION("max_gain = 1: RL buys nothing, the plan is the one without RL beside its floor") {
     const double floor = 1e10;
-    const RlPlan plan = min_cost_at_loss_with_rl(returns_law(1.0, 0.005, 1.0, floor), 1.947, model,
-                                                 CostUnit::flops);
-    REQUIRE(plan.plan.solve.converged());
+    const LifetimePlan plan =
+        at_loss_with_rl(returns_law(1.0, 0.005, 1.0, floor), 1.947, model, CostUnit::flops);
+    REQUIRE(plan.solve.converged());
     CHECK(plan.rl_tokens == Approx(floor).epsilon(1e-9));
     // The problem without returns, RL held at the floor: its 1-D reduction.
     LifetimeCostModel held = model;
     held.rl_tokens = floor;
     const LifetimePlan fixed = min_lifetime_cost_at_loss_reduced(loss_law_preset("sardana2024"),
                                                                  1.947, held, CostUnit::flops);
-    CHECK(plan.plan.params == Approx(fixed.params).epsilon(1e-8));
-    CHECK(plan.plan.pretrain_tokens == Approx(fixed.pretrain_tokens).epsilon(1e-8));
+    CHECK(plan.params == Approx(fixed.params).epsilon(1e-8));
+    CHECK(plan.pretrain_tokens == Approx(fixed.pretrain_tokens).epsilon(1e-8));
   }
 }

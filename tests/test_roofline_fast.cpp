@@ -1,4 +1,4 @@
-// The fast path for roofline-priced lifetime problems (issue 17): the closed form of the
+// The fast path for roofline-priced lifetime problems: the closed form of the
 // serving cost against the serving plan's root finding, and the fast answers against NLopt's
 // on grids over hardware, context, latency target, precision, total/active ratio and demand,
 // corners (where the binding constraint changes) and the largest model served included.
@@ -13,7 +13,7 @@
 
 #include "example_path.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/scenario/scenario.hpp"
@@ -62,7 +62,7 @@ struct Coverage {
 
 void tally(Coverage& coverage, const QuestionSetup& setup, const AnswerSummary& fast) {
   const double n = fast.active_params;
-  const RooflinePricing& p = *setup.model.roofline;
+  const RooflinePricing& p = *setup.model.closed_form();
   if (n >= setup.model.max_params * (1 - 1e-12)) {
     ++coverage.at_bound;
   } else if (piece_at(p, n * (1 - 1e-9)) != piece_at(p, n * (1 + 1e-9))) {
@@ -83,7 +83,7 @@ TEST_CASE("roofline closed form: costs equal the serving plan's at every N", "[r
             "problem.kind=min-lifetime-cost", "problem.target_params=1e11"};
         if (*latency) set.push_back(std::string("inference.latency_per_token=") + latency);
         const QuestionSetup setup = setup_for(set);
-        REQUIRE(setup.model.roofline);
+        REQUIRE(setup.model.closed_form());
         for (double n = 1e8; n < setup.model.max_params; n *= 1.7) {
           INFO(chip << " " << context << " " << latency << " N " << n);
           const LifetimeCost plan = setup.model.cost(n, 1e12);
@@ -97,8 +97,8 @@ TEST_CASE("roofline closed form: costs equal the serving plan's at every N", "[r
           // The slopes in ln N of the serving cost (the plan's exact slopes, on the side N is on).
           const auto total = setup.model.total(CostUnit::usd, n, 1e12);
           const ServingCost g =
-              serving_cost(*setup.model.roofline, CostUnit::usd, setup.model.rl_tokens, n,
-                           piece_at(*setup.model.roofline, n));
+              serving_cost(*setup.model.closed_form(), CostUnit::usd, setup.model.rl_tokens, n,
+                           piece_at(*setup.model.closed_form(), n));
           CHECK(g.d1 == Approx(total.d_log_params - total.d_log_tokens).epsilon(1e-10));
         }
       }
@@ -211,7 +211,7 @@ TEST_CASE("roofline: the serving cost at N in one pass equals piece_at then serv
   for (const char* latency : {"inference.latency_per_token=30ms", "inference.context=128K"}) {
     const QuestionSetup setup =
         setup_for({"problem.kind=min-lifetime-cost", "problem.target_params=100B", latency});
-    const RooflinePricing& p = *setup.model.roofline;
+    const RooflinePricing& p = *setup.model.closed_form();
     const std::array<bool, 4> all = {true, true, true, true};
     for (double n = 1e8; n < setup.model.max_params; n *= 1.7) {
       PieceChoice piece;

@@ -8,7 +8,6 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/solver/minimize.hpp"
 #include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
@@ -77,45 +76,6 @@ void QualityAtBudgetOptions::validate() const {
     message << "min_params must be at least 1, got " << min_params;
     throw InputError(message.str());
   }
-}
-
-QualityAtBudgetProblem::QualityAtBudgetProblem(LossLaw law, LifetimeCostModel model, CostUnit unit,
-                                               double budget, double min_params)
-    : law_(std::move(law)),
-      model_(std::move(model)),
-      unit_(unit),
-      log_budget_(std::log(budget)),
-      log_min_params_(std::log(min_params)) {}
-
-std::vector<double> QualityAtBudgetProblem::lower_bounds() const {
-  return {log_min_params_, kLogLowerBound};
-}
-std::vector<double> QualityAtBudgetProblem::upper_bounds() const {
-  return {std::min(kLogUpperBound, std::log(model_.max_params)), kLogUpperBound};
-}
-
-// Half the budget on pretraining at 20 tokens per parameter: a rule of thumb, independent of
-// the reference the answer is checked against.
-std::vector<double> QualityAtBudgetProblem::start() const {
-  const double k = pretrain_per_param_token(model_, unit_);
-  const double log_params =
-      std::clamp(0.5 * (log_budget_ - std::log(40.0 * k)), log_min_params_, upper_bounds()[0]);
-  return {log_params, log_params + std::log(20.0)};
-}
-
-double QualityAtBudgetProblem::objective(std::span<const double> x,
-                                         std::span<double> gradient) const {
-  return loss_with_gradient(law_, x, gradient);
-}
-
-double QualityAtBudgetProblem::inequality(std::size_t, std::span<const double> x,
-                                          std::span<double> gradient) const {
-  const auto total = model_.total(unit_, std::exp(x[0]), std::exp(x[1]));
-  if (!gradient.empty()) {
-    gradient[0] = total.d_log_params / total.value;
-    gradient[1] = total.d_log_tokens / total.value;
-  }
-  return std::log(total.value) - log_budget_;
 }
 
 LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCostModel& model,
@@ -224,20 +184,6 @@ LifetimePlan max_quality_at_budget_reduced(const LossLaw& law, const LifetimeCos
   plan.solve.x = {log_params, std::log(plan.pretrain_tokens)};
   plan.solve.constraint_violation = 0.0;
   return plan;
-}
-
-LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& model,
-                                   CostUnit unit, double budget,
-                                   const QualityAtBudgetOptions& quality_options,
-                                   const SolverOptions& options) {
-  const LifetimePlan reference =
-      max_quality_at_budget_reduced(law, model, unit, budget, quality_options);
-  if (reference.solve.status == Status::infeasible) return reference;
-  return solved_plan(law, model, unit,
-                     minimize_with_restart(QualityAtBudgetProblem(law, model, unit, budget,
-                                                                  quality_options.min_params),
-                                           reference, options),
-                     reference);
 }
 
 }  // namespace scaleopt

@@ -9,7 +9,6 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/solver/minimize.hpp"
 #include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
@@ -25,41 +24,26 @@ void check_inputs(const LossLaw& law, double target_loss, const LifetimeCostMode
   }
 }
 
-// The range of ln N along the constraint within the variables' bounds. D(N) falls from
-// infinity at N_min = (A / (target - E))^(1/alpha) (below it no D reaches the target); the
-// smallest N is where D = 1e30 tokens (NLopt's bound on D), and above N_min in any case. No
-// wider margin: when inference dominates, the optimum is that smallest N, where D is so
-// sensitive to N that a margin of 1e-9 in ln N moved D by 38% (found by fuzz_scenario).
-double lowest_log_params(const LossLaw& law, double target_loss) {
-  const double reducible = target_loss - law.E;
-  const double log_min_params = std::log(law.A / reducible) / law.alpha;
-  const double data_term_at_most_tokens = law.B * std::exp(-law.beta * kLogUpperBound);
-  const double log_params_at_most_tokens =
-      std::log(law.A / (reducible - data_term_at_most_tokens)) / law.alpha;
-  return std::max({kLogLowerBound,
-                   std::nextafter(log_min_params, std::numeric_limits<double>::infinity()),
-                   log_params_at_most_tokens});
-}
-// The largest: the setup's (or 1e30), and where D falls to one token when the target is so
-// high (target - E > B) that one token reaches it.
-double highest_log_params(const LossLaw& law, double target_loss, const LifetimeCostModel& model) {
-  const double reducible = target_loss - law.E;
-  double highest = std::min(kLogUpperBound, std::log(model.max_params));
-  if (reducible > law.B)
-    highest = std::min(highest, std::log(law.A / (reducible - law.B)) / law.alpha);
-  return highest;
-}
-
 // Infeasible targets, with the reason, before any solver runs: at or below E, beyond 1e30
 // parameters or tokens, or reached only by models larger than the setup serves.
-bool infeasible(const LossLaw& law, double target_loss, const LifetimeCostModel& model,
-                LifetimePlan& plan) {
+}  // namespace
+
+bool infeasible_at_loss(const LossLaw& law, double target_loss, const LifetimeCostModel& model,
+                        LifetimePlan& plan) {
+  check_inputs(law, target_loss, model);
   std::ostringstream message;
   message.precision(15);  // a target within 1e-12 of E must not print as E
+  // The loss of the smallest plan considered, one parameter trained on one token.
+  const double highest_loss = law.E + law.A + law.B;
   if (target_loss <= law.E) {
     message << "target loss " << target_loss << " is at or below the irreducible loss E = " << law.E
             << " of law " << law.name
             << ": no model reaches it; the lowest reachable loss is just above E = " << law.E;
+  } else if (target_loss >= highest_loss) {
+    message << "target loss " << target_loss
+            << " is at or above L(1 parameter, 1 token) = E + A + B"
+            << " = " << highest_loss << " under law " << law.name
+            << ": every model reaches it, so there is nothing to optimise; ask for a lower loss";
   } else {
     const auto c = coefficients_of<double>(law);
     const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss));
@@ -67,10 +51,11 @@ bool infeasible(const LossLaw& law, double target_loss, const LifetimeCostModel&
       message << "target loss " << target_loss
               << " needs more than 1e30 parameters or tokens under law " << law.name
               << " (E = " << law.E << ")";
-    } else if (!(lowest_log_params(law, target_loss) <
-                 highest_log_params(law, target_loss, model))) {
+    } else if (const LogParamsRange range =
+                   log_params_range_at_loss(law, target_loss, model.max_params);
+               !(range.lowest < range.highest)) {
       message << "target loss " << target_loss << " needs more than "
-              << format_quantity(std::exp(lowest_log_params(law, target_loss)), Unit::count)
+              << format_quantity(std::exp(range.lowest), Unit::count)
               << " parameters, but the setup serves at most "
               << format_quantity(model.max_params, Unit::count)
               << " (the serving replica's HBM); add chips per replica";
@@ -84,7 +69,28 @@ bool infeasible(const LossLaw& law, double target_loss, const LifetimeCostModel&
   return true;
 }
 
-}  // namespace
+// lowest: D(N) falls from infinity at N_min = (A / (target - E))^(1/alpha) (below it no D
+// reaches the target); the smallest N is where D = 1e30 tokens (NLopt's bound on D), and above
+// N_min in any case. No wider margin: when inference dominates, the optimum is that smallest N,
+// where D is so sensitive to N that a margin of 1e-9 in ln N moved D by 38% (found by
+// fuzz_scenario). highest: the setup's (or 1e30), and where D falls to one token when the
+// target is so high (target - E > B) that one token reaches it.
+LogParamsRange log_params_range_at_loss(const LossLaw& law, double target_loss, double max_params) {
+  const double reducible = target_loss - law.E;
+  const double log_min_params = std::log(law.A / reducible) / law.alpha;
+  const double data_term_at_most_tokens = law.B * std::exp(-law.beta * kLogUpperBound);
+  const double log_params_at_most_tokens =
+      std::log(law.A / (reducible - data_term_at_most_tokens)) / law.alpha;
+  LogParamsRange range;
+  range.lowest = std::max({kLogLowerBound,
+                           std::nextafter(log_min_params, std::numeric_limits<double>::infinity()),
+                           log_params_at_most_tokens});
+  range.highest = std::min(kLogUpperBound, std::log(max_params));
+  if (reducible > law.B) {
+    range.highest = std::min(range.highest, std::log(law.A / (reducible - law.B)) / law.alpha);
+  }
+  return range;
+}
 
 double tokens_for_loss(const LossLaw& law, double target_loss, double params) {
   const double data_term = target_loss - law.E - law.params_term(params);
@@ -92,45 +98,11 @@ double tokens_for_loss(const LossLaw& law, double target_loss, double params) {
   return std::pow(law.B / data_term, 1.0 / law.beta);
 }
 
-LifetimeAtLossProblem::LifetimeAtLossProblem(LossLaw law, double target_loss,
-                                             LifetimeCostModel model, CostUnit unit)
-    : law_(std::move(law)), target_loss_(target_loss), model_(std::move(model)), unit_(unit) {}
-
-std::vector<double> LifetimeAtLossProblem::lower_bounds() const {
-  return {kLogLowerBound, kLogLowerBound};
-}
-std::vector<double> LifetimeAtLossProblem::upper_bounds() const {
-  return {std::min(kLogUpperBound, std::log(model_.max_params)), kLogUpperBound};
-}
-
-std::vector<double> LifetimeAtLossProblem::start() const {
-  const auto c = coefficients_of<double>(law_);
-  const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target_loss_));
-  const double log_params = std::min(std::log(frontier.params), upper_bounds()[0]);
-  return {log_params, std::log(tokens_for_loss(law_, target_loss_, std::exp(log_params)))};
-}
-
-double LifetimeAtLossProblem::objective(std::span<const double> x,
-                                        std::span<double> gradient) const {
-  const auto total = model_.total(unit_, std::exp(x[0]), std::exp(x[1]));
-  if (!gradient.empty()) {
-    gradient[0] = total.d_log_params / total.value;
-    gradient[1] = total.d_log_tokens / total.value;
-  }
-  return std::log(total.value);
-}
-
-double LifetimeAtLossProblem::equality(std::size_t, std::span<const double> x,
-                                       std::span<double> gradient) const {
-  return loss_gap_with_gradient(law_, target_loss_, x, gradient);
-}
-
 LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target_loss,
                                                const LifetimeCostModel& model, CostUnit unit) {
-  check_inputs(law, target_loss, model);
   LifetimePlan plan;
   plan.unit = unit;
-  if (infeasible(law, target_loss, model, plan)) return plan;
+  if (infeasible_at_loss(law, target_loss, model, plan)) return plan;
 
   const double reducible = target_loss - law.E;
   // d ln cost / d ln N along the constraint. With p = A N^-alpha and r = target - E - p,
@@ -146,8 +118,8 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
     const double d_log_tokens = -(law.alpha * p) / (law.beta * r);
     return (total.d_log_params + total.d_log_tokens * d_log_tokens) / total.value;
   };
-  const double lower = lowest_log_params(law, target_loss);
-  const double upper = highest_log_params(law, target_loss, model);  // infeasible() checked
+  const LogParamsRange range = log_params_range_at_loss(law, target_loss, model.max_params);
+  const double lower = range.lowest, upper = range.highest;  // infeasible_at_loss checked
   double log_params = upper;
   std::string how = "at the largest model considered (the setup's, or 1e30; its bound binds)";
   int evaluations = 0;
@@ -176,21 +148,6 @@ LifetimePlan min_lifetime_cost_at_loss_reduced(const LossLaw& law, double target
   plan.solve.evaluations = evaluations;
   plan.solve.constraint_violation = 0.0;
   return plan;
-}
-
-LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
-                                       const LifetimeCostModel& model, CostUnit unit,
-                                       const SolverOptions& options) {
-  check_inputs(law, target_loss, model);
-  LifetimePlan plan;
-  plan.unit = unit;
-  if (infeasible(law, target_loss, model, plan)) return plan;
-
-  const LifetimePlan reference = min_lifetime_cost_at_loss_reduced(law, target_loss, model, unit);
-  return solved_plan(law, model, unit,
-                     minimize_with_restart(LifetimeAtLossProblem(law, target_loss, model, unit),
-                                           reference, options),
-                     reference);
 }
 
 }  // namespace scaleopt

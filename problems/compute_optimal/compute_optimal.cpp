@@ -75,9 +75,25 @@ Allocation compute_out_of_range(double compute_flops) {
   return allocation;
 }
 
-// N, D, C and loss at a solved (ln N, ln D), with the solve kept.
+// N, D, C and loss at a solved (ln N, ln D), with the solve kept. A solution on a bound of the
+// search (N or D at 1 or 1e30: bounds no user set) is no optimum of the question but the edge
+// of the range the law is evaluated on, whatever the KKT check says there.
 Allocation from_solution(const LossLaw& law, SolveResult solve) {
   Allocation allocation = evaluate_allocation(law, std::exp(solve.x[0]), std::exp(solve.x[1]));
+  if (solve.converged()) {
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (!at_search_bound(solve.x[i])) continue;
+      const bool low = solve.x[i] < 0.5 * kLogUpperBound;
+      std::ostringstream message;
+      message << (i == 0 ? "parameters" : "tokens") << (low ? " fall to 1" : " reach 1e30")
+              << ", the " << (low ? "least" : "most")
+              << " the model considers: no optimum inside the range the law is evaluated on "
+              << "(law " << law.name << ", alpha = " << law.alpha << ", beta = " << law.beta << ")";
+      solve.status = Status::infeasible;
+      solve.message = message.str();
+      break;
+    }
+  }
   allocation.solve = std::move(solve);
   return allocation;
 }

@@ -80,4 +80,11 @@ Allocation optimal_for_loss(const AllocationRule& rule, double target_loss,
 inline constexpr double kLogLowerBound = 0.0;
 inline constexpr double kLogUpperBound = 69.07755278982137;  // ln 1e30
 
+// Whether ln N or ln D sits on a bound of the search (within 1e-9 of ln 1 or ln 1e30): bounds no
+// user sets, so a solution there is no optimum of the question but the edge of the range.
+inline bool at_search_bound(double log_count) {
+  constexpr double kWithin = 1e-9;
+  return log_count <= kLogLowerBound + kWithin || log_count >= kLogUpperBound - kWithin;
+}
+
 }  // namespace scaleopt

@@ -1,11 +1,10 @@
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
 #include "scaleopt/problems/serving/serving_plan_slopes.hpp"
 
 namespace scaleopt {
@@ -77,6 +76,53 @@ Priced demand_cost(const TokenCosts& t, double input_tokens, double output_token
            t.input.usd * input_tokens * s_in + t.output.usd * output_tokens * s_out}};
 }
 
+// The whole demand at N priced by the roofline's serving plan (root finding).
+class DemandServingCost final : public SizeCostFunction {
+ public:
+  DemandServingCost(std::shared_ptr<const LifetimeInputs> inputs,
+                    std::shared_ptr<const RooflinePricing> closed_form, double input_tokens,
+                    double output_tokens, double context)
+      : inputs_(std::move(inputs)),
+        closed_form_(std::move(closed_form)),
+        input_tokens_(input_tokens),
+        output_tokens_(output_tokens),
+        context_(context) {}
+  SizeCost at(double params) const override {
+    return size_cost(
+        demand_cost(token_costs(*inputs_, params, context_), input_tokens_, output_tokens_));
+  }
+  const RooflinePricing* closed_form() const override { return closed_form_.get(); }
+
+ private:
+  std::shared_ptr<const LifetimeInputs> inputs_;
+  std::shared_ptr<const RooflinePricing> closed_form_;
+  double input_tokens_, output_tokens_, context_;
+};
+
+// One RL rollout token at N: generation and extra passes by the serving plan at the RL
+// context, the trained fraction at the RL MFU.
+class RolloutTokenCost final : public SizeCostFunction {
+ public:
+  RolloutTokenCost(std::shared_ptr<const LifetimeInputs> inputs,
+                   std::shared_ptr<const RooflinePricing> closed_form, double context,
+                   double train_hours_per_flop, double train_usd_per_hour)
+      : inputs_(std::move(inputs)),
+        closed_form_(std::move(closed_form)),
+        context_(context),
+        train_hours_per_flop_(train_hours_per_flop),
+        train_usd_per_hour_(train_usd_per_hour) {}
+  SizeCost at(double params) const override {
+    return size_cost(rl_token(*inputs_, params, train_hours_per_flop_, train_usd_per_hour_,
+                              token_costs(*inputs_, params, context_)));
+  }
+  const RooflinePricing* closed_form() const override { return closed_form_.get(); }
+
+ private:
+  std::shared_ptr<const LifetimeInputs> inputs_;
+  std::shared_ptr<const RooflinePricing> closed_form_;
+  double context_, train_hours_per_flop_, train_usd_per_hour_;
+};
+
 }  // namespace
 
 bool has_architecture(const Architecture& architecture) {
@@ -134,16 +180,13 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
     const double chip_peak = inputs.serving.chip.peak_flop_per_second(inputs.serving.precision);
     const double prefill_hours = 2.0 / (kSecondsPerHour * chip_peak * inputs.serving.prefill_mfu);
     const double decode_hours = 2.0 / (kSecondsPerHour * chip_peak * *inputs.serving.decode_mfu);
-    model.inference_gpu_hours_per_param =
-        input_tokens * prefill_hours + output_tokens * decode_hours;
-    model.inference_usd_per_gpu_hour = serve_usd_per_hour;
+    model.inference = SizeCostTerm::linear(
+        input_tokens * prefill_hours + output_tokens * decode_hours, serve_usd_per_hour);
     const double rl_serve_hours = decode_hours + p * prefill_hours;
     const double rl_train_hours = 6.0 * f * rl_train_hours_per_flop;
-    model.rl_gpu_hours_per_param_token = rl_serve_hours + rl_train_hours;
+    const double rl_hours = rl_serve_hours + rl_train_hours;
     const double rl_usd = rl_serve_hours * serve_usd_per_hour + rl_train_hours * train_usd_per_hour;
-    model.rl_usd_per_gpu_hour = model.rl_gpu_hours_per_param_token > 0.0
-                                    ? rl_usd / model.rl_gpu_hours_per_param_token
-                                    : 0.0;
+    model.rl_per_token = SizeCostTerm::linear(rl_hours, rl_hours > 0.0 ? rl_usd / rl_hours : 0.0);
     return model;
   }
 
@@ -154,26 +197,22 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
         "= \"mfu\"");
   }
   // Roofline: costs per token depend on N through the weights read per decode step and the
-  // batch that fits beside them, so they are functions of N with numerical slopes.
+  // batch that fits beside them, so they are functions of N with exact slopes, and the same in
+  // closed form for the fast path.
   const double context = inputs.serving.context_tokens;
-  // One copy of the inputs, shared by the two size-cost functions (a sweep builds a model per
-  // point: two copies of the inputs, strings and all, were a tenth of a point's time).
-  const auto shared = std::make_shared<const LifetimeInputs>(inputs);
-  model.inference_of_size = [shared, input_tokens, output_tokens, context](double params) {
-    return size_cost(
-        demand_cost(token_costs(*shared, params, context), input_tokens, output_tokens));
-  };
-  // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
-  // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
-  model.rl_per_token_of_size = [shared, rl_context, rl_train_hours_per_flop,
-                                train_usd_per_hour](double params) {
-    return size_cost(rl_token(*shared, params, rl_train_hours_per_flop, train_usd_per_hour,
-                              token_costs(*shared, params, rl_context)));
-  };
   const Roofline per_param =
       make_roofline(architecture_at(inputs.architecture, 1.0), priced.serving, "inference");
-  model.roofline = std::make_shared<const RooflinePricing>(
+  // One copy of the inputs and one closed form, shared by the two size costs (a sweep builds a
+  // model per point: two copies of the inputs, strings and all, were a tenth of a point's time).
+  const auto shared = std::make_shared<const LifetimeInputs>(inputs);
+  const auto closed_form = std::make_shared<const RooflinePricing>(
       roofline_pricing(inputs, per_param, train_usd_per_hour, rl_train_hours_per_flop));
+  model.inference = SizeCostTerm::of(std::make_shared<const DemandServingCost>(
+      shared, closed_form, input_tokens, output_tokens, context));
+  // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
+  // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
+  model.rl_per_token = SizeCostTerm::of(std::make_shared<const RolloutTokenCost>(
+      shared, closed_form, rl_context, rl_train_hours_per_flop, train_usd_per_hour));
   // The largest N whose weights and one sequence (or the given batch) fit the replica, with a
   // margin: beyond it the serving plan has no batch.
   const double batch = priced.serving.batch.value_or(1.0);

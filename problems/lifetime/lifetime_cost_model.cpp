@@ -1,6 +1,7 @@
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
@@ -11,21 +12,6 @@ namespace {
 
 PhaseCost operator+(const PhaseCost& a, const PhaseCost& b) {
   return {a.flops + b.flops, a.gpu_hours + b.gpu_hours, a.usd + b.usd};
-}
-
-// Linear in N unless a function of N is given: {hours, usd, d hours / d ln N, d usd / d ln N}.
-SizeCost inference_of(const LifetimeCostModel& model, double params) {
-  if (model.inference_of_size) return model.inference_of_size(params);
-  const double hours = model.inference_gpu_hours_per_param * params;
-  const double usd = hours * model.inference_usd_per_gpu_hour;
-  return {hours, usd, hours, usd};
-}
-
-SizeCost rl_per_token_of(const LifetimeCostModel& model, double params) {
-  if (model.rl_per_token_of_size) return model.rl_per_token_of_size(params);
-  const double hours = model.rl_gpu_hours_per_param_token * params;
-  const double usd = hours * model.rl_usd_per_gpu_hour;
-  return {hours, usd, hours, usd};
 }
 
 }  // namespace
@@ -47,7 +33,7 @@ double rl_cost_per_token(const LifetimeCostModel& model, CostUnit unit, double p
 }
 
 RlTokenCost rl_token_cost(const LifetimeCostModel& model, CostUnit unit, double params) {
-  const SizeCost per_token = rl_per_token_of(model, params);
+  const SizeCost per_token = model.rl_per_token.at(params);
   const double flops = model.rl_flops_per_param_token * params;  // linear: slope = value
   return {in_unit(unit, {flops, per_token.gpu_hours, per_token.usd}),
           in_unit(unit, {flops, per_token.d_gpu_hours_d_log_params, per_token.d_usd_d_log_params})};
@@ -79,12 +65,12 @@ LifetimeCost LifetimeCostModel::cost(double params, double pretrain_tokens) cons
   LifetimeCost cost;
   cost.pretrain = pretraining(params, pretrain_tokens);
   if (rl_tokens > 0.0) {
-    const SizeCost rl_token = rl_per_token_of(*this, params);
+    const SizeCost rl_token = rl_per_token.at(params);
     cost.rl = {rl_flops_per_param_token * params * rl_tokens, rl_token.gpu_hours * rl_tokens,
                rl_token.usd * rl_tokens};
   }
-  const SizeCost inference = inference_of(*this, params);
-  cost.inference = {inference_flops_per_param * params, inference.gpu_hours, inference.usd};
+  const SizeCost served = inference.at(params);
+  cost.inference = {inference_flops_per_param * params, served.gpu_hours, served.usd};
   return cost;
 }
 
@@ -95,30 +81,49 @@ LifetimeCostModel::Total LifetimeCostModel::total(CostUnit unit, double params,
   const double pretrain = in_unit(unit, pretraining(params, pretrain_tokens));
   double rl = 0.0, rl_slope = 0.0;
   if (rl_tokens > 0.0) {
-    const SizeCost r = rl_per_token_of(*this, params);
+    const SizeCost r = rl_per_token.at(params);
     rl = in_unit(unit, {rl_flops_per_param_token * params, r.gpu_hours, r.usd}) * rl_tokens;
     rl_slope = in_unit(unit, {rl_flops_per_param_token * params, r.d_gpu_hours_d_log_params,
                               r.d_usd_d_log_params}) *
                rl_tokens;
   }
-  const SizeCost i = inference_of(*this, params);
-  const double inference = in_unit(unit, {inference_flops_per_param * params, i.gpu_hours, i.usd});
-  const double inference_slope = in_unit(
+  const SizeCost i = inference.at(params);
+  const double serving = in_unit(unit, {inference_flops_per_param * params, i.gpu_hours, i.usd});
+  const double serving_slope = in_unit(
       unit, {inference_flops_per_param * params, i.d_gpu_hours_d_log_params, i.d_usd_d_log_params});
-  return {pretrain + rl + inference, pretrain + rl_slope + inference_slope, pretrain};
+  return {pretrain + rl + serving, pretrain + rl_slope + serving_slope, pretrain};
+}
+
+std::optional<LinearCost> LifetimeCostModel::linear(CostUnit unit) const {
+  if (!rl_per_token.linear_rate() || !inference.linear_rate() ||
+      max_params < std::numeric_limits<double>::infinity()) {
+    return std::nullopt;
+  }
+  // RL and inference of a one-parameter model, no pretraining: exactly c, since both are
+  // proportional to N.
+  const LifetimeCost per_param = cost(1.0, 0.0);
+  return LinearCost{in_unit(unit, pretraining(1.0, 1.0)),
+                    in_unit(unit, per_param.rl) + in_unit(unit, per_param.inference)};
+}
+
+const RooflinePricing* LifetimeCostModel::closed_form() const {
+  const RooflinePricing* form = inference.closed_form();
+  return form && rl_per_token.closed_form() == form ? form : nullptr;
 }
 
 void LifetimeCostModel::validate() const {
+  const LinearRate rl_rate = rl_per_token.linear_rate().value_or(LinearRate{});
+  const LinearRate inference_rate = inference.linear_rate().value_or(LinearRate{});
   const std::pair<const char*, double> fields[] = {
       {"pretrain_gpu_hours_per_flop", pretrain_gpu_hours_per_flop},
       {"pretrain_usd_per_gpu_hour", pretrain_usd_per_gpu_hour},
       {"rl_tokens", rl_tokens},
       {"rl_flops_per_param_token", rl_flops_per_param_token},
-      {"rl_gpu_hours_per_param_token", rl_gpu_hours_per_param_token},
-      {"rl_usd_per_gpu_hour", rl_usd_per_gpu_hour},
+      {"rl_gpu_hours_per_param_token", rl_rate.gpu_hours_per_param},
+      {"rl_usd_per_gpu_hour", rl_rate.usd_per_gpu_hour},
       {"inference_flops_per_param", inference_flops_per_param},
-      {"inference_gpu_hours_per_param", inference_gpu_hours_per_param},
-      {"inference_usd_per_gpu_hour", inference_usd_per_gpu_hour}};
+      {"inference_gpu_hours_per_param", inference_rate.gpu_hours_per_param},
+      {"inference_usd_per_gpu_hour", inference_rate.usd_per_gpu_hour}};
   for (const auto& [name, value] : fields) {
     if (!std::isfinite(value) || value < 0.0) {
       std::ostringstream message;

@@ -4,13 +4,16 @@
 // (Sardana et al. 2024, Eq. 3 and its cost form; docs/model.md, Lifetime cost). Each phase is
 // counted in FLOPs, accelerator-hours and dollars; a problem minimises one of the three.
 //
-// The model is dense in N: the same N trains, rolls out and serves. Costs that depend on N in
-// a nonlinear way (inference priced by the roofline) plug in as a function of N.
+// The model is dense in N: the same N trains, rolls out and serves. RL and inference are size
+// costs (problems/lifetime/size_cost.hpp): linear in N, or a function of N such as the
+// roofline's price, and the accelerators ask the model what it is (linear(), closed_form())
+// rather than how it was built.
 
-#include <functional>
 #include <limits>
-#include <memory>
+#include <optional>
 #include <string_view>
+
+#include "scaleopt/problems/lifetime/size_cost.hpp"
 
 namespace scaleopt {
 
@@ -28,17 +31,12 @@ struct LifetimeCost {
 enum class CostUnit { flops, gpu_hours, usd };
 std::string_view to_string(CostUnit unit);
 
-// Accelerator-hours and dollars of a phase as a function of N, with their derivatives in ln N
-// (for costs that are not linear in N, such as inference priced by the roofline).
-struct SizeCost {
-  double gpu_hours = 0.0;
-  double usd = 0.0;
-  double d_gpu_hours_d_log_params = 0.0;
-  double d_usd_d_log_params = 0.0;
+// cost(N, D) = per_param_token N D + per_param N, in one unit: the lifetime cost when every
+// size cost is linear.
+struct LinearCost {
+  double per_param_token = 0.0;  // k
+  double per_param = 0.0;        // c: RL on its tokens and inference, per parameter
 };
-using SizeCostOfParams = std::function<SizeCost(double params)>;
-
-struct RooflinePricing;  // problems/lifetime/roofline_pricing.hpp
 
 struct LifetimeCostModel {
   // Pretraining: 6 N D FLOPs (docs/model.md, Training compute) at `pretrain_gpu_hours_per_flop`
@@ -47,32 +45,23 @@ struct LifetimeCostModel {
   double pretrain_usd_per_gpu_hour = 0.0;
 
   // RL on `rl_tokens` rollout tokens: k N D_RL FLOPs with k between 2 (rollouts only, not
-  // trained on) and 6 (every rollout token trained on), docs/model.md, RL cost; the hours per
-  // parameter-token mix decode efficiency (rollouts) and training efficiency (updates).
+  // trained on) and 6 (every rollout token trained on), docs/model.md, RL cost; the hours and
+  // dollars of ONE rollout token at N mix decode efficiency (rollouts) and training efficiency
+  // (updates).
   double rl_tokens = 0.0;
   double rl_flops_per_param_token = 0.0;
-  double rl_gpu_hours_per_param_token = 0.0;
-  double rl_usd_per_gpu_hour = 0.0;
-  // When set, replaces the two fields above: hours and dollars of ONE rollout token at N.
-  SizeCostOfParams rl_per_token_of_size;
+  SizeCostTerm rl_per_token;
 
-  // Inference on a fixed demand: 2 N (T_in + T_out) FLOPs. Hours are linear in N
-  // (`inference_gpu_hours_per_param`, fixed prefill/decode efficiencies as in Sardana et al.)
-  // unless `inference_of_size` is set (e.g. the roofline, where the cost per token depends on
-  // N through the weights read per decode step and the batch that fits).
+  // Inference on a fixed demand: 2 N (T_in + T_out) FLOPs; the hours and dollars of the whole
+  // demand at N (linear at fixed prefill/decode efficiencies as in Sardana et al., or priced
+  // by the roofline, where the cost per token depends on N through the weights read per
+  // decode step and the batch that fits).
   double inference_flops_per_param = 0.0;
-  double inference_gpu_hours_per_param = 0.0;
-  double inference_usd_per_gpu_hour = 0.0;
-  SizeCostOfParams inference_of_size;  // hours and dollars of the whole demand at N
+  SizeCostTerm inference;
 
   // The largest model the setup can serve (e.g. whose weights fit the serving replica);
   // problems bound N by it.
   double max_params = std::numeric_limits<double>::infinity();
-
-  // With inference priced by the roofline: the same costs as the two functions above in
-  // closed form (problems/lifetime/roofline_pricing.hpp), for the fast path; the functions
-  // (the serving plan by root finding) stay the reference NLopt and the checks use.
-  std::shared_ptr<const RooflinePricing> roofline;
 
   LifetimeCost cost(double params, double pretrain_tokens) const;
   PhaseCost pretraining(double params, double pretrain_tokens) const;  // cost().pretrain alone
@@ -84,6 +73,11 @@ struct LifetimeCostModel {
     double d_log_tokens;
   };
   Total total(CostUnit unit, double params, double pretrain_tokens) const;
+
+  // Capabilities. The linear form in `unit` when every size cost is linear and N is unbounded
+  // (nullopt otherwise); the roofline's closed form of both size costs when they have one.
+  std::optional<LinearCost> linear(CostUnit unit) const;
+  const RooflinePricing* closed_form() const;
 
   // Throws InputError naming the first negative or non-finite coefficient.
   void validate() const;

@@ -97,9 +97,9 @@ OutputValues outputs_of(const AnswerSummary& answer, CostUnit unit) {
 }
 
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens) {
-  if (setup.rl_returns) {
+  if (const RlGainTransform* gain = setup.loss.rl_gain()) {
     return outputs_at(setup, log_params, log_tokens,
-                      std::log(std::max(setup.model.rl_tokens, setup.rl_returns->min_rl_tokens)));
+                      std::log(std::max(setup.model.rl_tokens, gain->min_rl_tokens())));
   }
   const double params = std::exp(log_params), tokens = std::exp(log_tokens);
   return {params * setup.total_to_active, tokens, setup.law().loss(params, tokens),
@@ -110,10 +110,10 @@ OutputValues outputs_at(const QuestionSetup& setup, double log_params, double lo
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens,
                         double log_rl_tokens) {
   const double params = std::exp(log_params), tokens = std::exp(log_tokens);
-  const RlPlan plan = rl_plan_at(*setup.rl_returns, setup.model, setup.unit, params, tokens,
-                                 std::exp(log_rl_tokens));
-  return {params * setup.total_to_active, tokens, plan.plan.loss,
-          in_unit(setup.unit, plan.plan.cost.total()), over_chinchilla(setup.rule, params, tokens)};
+  const double counts[] = {params, tokens, std::exp(log_rl_tokens)};
+  const LifetimePlan plan = plan_at(setup.terms(), counts);
+  return {params * setup.total_to_active, tokens, plan.loss, in_unit(setup.unit, plan.cost.total()),
+          over_chinchilla(setup.rule, params, tokens)};
 }
 
 Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,

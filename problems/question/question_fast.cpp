@@ -1,12 +1,17 @@
 #include "scaleopt/problems/question/question_fast.hpp"
 
 #include <cmath>
+#include <sstream>
+#include <string>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
-#include "scaleopt/problems/question/roofline_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/fast_path.hpp"
+#include "scaleopt/problems/question/answer_fields.hpp"
 
 namespace scaleopt {
 namespace {
@@ -31,8 +36,8 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
 // The lifetime cost of (N, D): the roofline's closed form when the model has one (the
 // functions of N it stands for solve the serving plan by root finding, ~20x slower).
 LifetimeCost cost_of(const LifetimeCostModel& model, double params, double tokens) {
-  return model.roofline ? roofline_lifetime_cost(model, params, tokens)
-                        : model.cost(params, tokens);
+  return model.closed_form() ? roofline_lifetime_cost(model, params, tokens)
+                             : model.cost(params, tokens);
 }
 
 AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
@@ -67,18 +72,12 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   return a;
 }
 
-}  // namespace
-
-std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
-  // With [rl.returns] the RL tokens are a third variable: NLopt (problems/rl_returns/).
-  if (setup.rl_returns) return std::nullopt;
-  const std::optional<LinearCost> cost = linear_cost(setup.model, setup.unit);
-  // Inference priced by the roofline: the closed form of problems/lifetime/roofline_pricing.
-  const bool roofline = !cost && setup.model.roofline;
-  if (!cost && !roofline) return std::nullopt;
-  QuestionSummary summary;
-  summary.kind = setup.kind;
-  summary.unit = setup.unit;
+// The accelerator's plan for the setup's optimum, or nullopt when NLopt must answer.
+std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
+  const Accelerator accelerator = fast_path_for(setup.loss, setup.model, setup.unit).accelerator;
+  if (accelerator == Accelerator::none) return std::nullopt;
+  const bool roofline = accelerator == Accelerator::roofline_newton;
+  const std::optional<LinearCost> cost = setup.model.linear(setup.unit);
   const LossLaw& law = setup.law();
   NewtonPlan plan;
   switch (setup.kind) {
@@ -95,7 +94,103 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
       break;
   }
   // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
+  accept_if_verified(plan, options);
   if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
+  return plan;
+}
+
+// The full plan of an accelerator's answer: costs, loss, and how it was found.
+LifetimePlan full_plan(const QuestionSetup& setup, const NewtonPlan& newton) {
+  LifetimePlan plan;
+  plan.unit = setup.unit;
+  plan.rl_tokens = setup.model.rl_tokens;
+  plan.solve.status = newton.status;
+  plan.solve.algorithm = std::string(algorithm_name(SolvePath::newton, ""));
+  plan.reference_message =
+      "the fast path's answer is verified by its KKT check, not cross-checked (--method nlopt "
+      "cross-checks it against the 1-D reduction)";
+  if (newton.status == Status::infeasible) {
+    plan.solve.message =
+        "infeasible: no plan reaches the target or fits the budget (--method "
+        "nlopt says why)";
+    plan.loss = setup.law().E;
+    return plan;
+  }
+  if (newton.status != Status::converged) {
+    plan.solve.message = "1-D Newton did not converge";
+    return plan;
+  }
+  plan.params = newton.params;
+  plan.pretrain_tokens = newton.pretrain_tokens;
+  plan.loss = setup.law().loss(newton.params, newton.pretrain_tokens);
+  plan.cost = cost_of(setup.model, newton.params, newton.pretrain_tokens);
+  plan.solve.x = {std::log(newton.params), std::log(newton.pretrain_tokens)};
+  plan.solve.evaluations = newton.iterations;
+  plan.solve.kkt_residual = newton.kkt_residual;
+  plan.solve.constraint_violation = newton.constraint_violation;
+  std::ostringstream message;
+  message.precision(2);
+  message << "converged (1-D Newton on the reduction, " << newton.iterations
+          << " iterations; KKT residual " << newton.kkt_residual << ", constraint violation "
+          << newton.constraint_violation << ")";
+  plan.solve.message = message.str();
+  return plan;
+}
+
+// The full answer of a plan, set beside the equal-quality Chinchilla-style model by closed forms
+// (as light_answer), so that `solve` on the fast path gives the numbers sweeps give.
+QuestionAnswer full_answer(const QuestionSetup& setup, const LifetimePlan& plan) {
+  QuestionAnswer answer;
+  answer.plan = plan;
+  answer.active_params = plan.params;
+  answer.total_params = plan.params * setup.total_to_active;
+  answer.rl_tokens = plan.rl_tokens;
+  answer.inference_tokens = setup.inference_tokens;
+  if (plan.solve.status != Status::converged) return answer;
+  answer.shares = cost_shares(plan.cost, setup.unit);
+  answer.chinchilla_tokens = rule_tokens(setup.rule, plan.params);
+  answer.over_chinchilla = plan.pretrain_tokens / answer.chinchilla_tokens;
+  ChinchillaComparison& vs = answer.vs_chinchilla;
+  LifetimePlan& chinchilla = vs.chinchilla;
+  chinchilla.unit = setup.unit;
+  const ParamsTokens<double> model = equal_quality_model(setup.rule, plan.loss);
+  if (!std::isfinite(model.params)) {
+    chinchilla.solve.status = Status::infeasible;
+    chinchilla.solve.message =
+        "the rule reaches the plan's loss only beyond 1e30 parameters or tokens";
+    return answer;
+  }
+  if (model.params > setup.model.max_params) {
+    chinchilla.solve.status = Status::infeasible;
+    chinchilla.solve.message = "the equal-quality Chinchilla-style model (" +
+                               format_quantity(model.params, Unit::count) +
+                               " parameters) is larger than the setup can serve (" +
+                               format_quantity(setup.model.max_params, Unit::count) + ")";
+    return answer;
+  }
+  chinchilla.params = model.params;
+  chinchilla.pretrain_tokens = model.tokens;
+  chinchilla.loss = plan.loss;
+  chinchilla.cost = cost_of(setup.model, model.params, model.tokens);
+  chinchilla.solve.status = Status::converged;
+  chinchilla.solve.algorithm = "closed form";
+  vs.params_ratio = plan.params / model.params;
+  vs.tokens_ratio = plan.pretrain_tokens / model.tokens;
+  vs.cost_ratio =
+      in_unit(setup.unit, plan.cost.total()) / in_unit(setup.unit, chinchilla.cost.total());
+  return answer;
+}
+
+}  // namespace
+
+std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
+                                                   const SolverOptions& options) {
+  const std::optional<NewtonPlan> found = fast_plan(setup, options);
+  if (!found) return std::nullopt;
+  const NewtonPlan& plan = *found;
+  QuestionSummary summary;
+  summary.kind = setup.kind;
+  summary.unit = setup.unit;
   if (setup.kind != ProblemKind::equal_cost) {
     summary.answer = light_answer(setup, plan, SolvePath::newton);
     settle_answers(summary);
@@ -117,10 +212,49 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup) {
   return summary;
 }
 
+std::optional<QuestionSolution> solve_question_fast_solution(const QuestionSetup& setup,
+                                                             const SolverOptions& options) {
+  const std::optional<NewtonPlan> found = fast_plan(setup, options);
+  if (!found) return std::nullopt;
+  QuestionSolution solution;
+  solution.kind = setup.kind;
+  solution.unit = setup.unit;
+  const LifetimePlan plan = full_plan(setup, *found);
+  if (setup.kind == ProblemKind::equal_cost) {
+    const LifetimePlan heuristic = heuristic_plan(setup);
+    solution.target_loss = setup.target_loss;
+    solution.answer = full_answer(setup, heuristic);
+    solution.answer.path = SolvePath::closed_form;
+    solution.optimum = full_answer(setup, plan);
+    solution.optimum->path = SolvePath::newton;
+    if (plan.solve.converged()) {
+      solution.heuristic_overpay =
+          in_unit(setup.unit, heuristic.cost.total()) / in_unit(setup.unit, plan.cost.total()) -
+          1.0;
+    }
+  } else {
+    solution.target_loss = setup.kind == ProblemKind::max_quality ? plan.loss : setup.target_loss;
+    solution.answer = full_answer(setup, plan);
+    solution.answer.path = SolvePath::newton;
+  }
+  settle_answers(solution);
+  return solution;
+}
+
+QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options,
+                                SolveMethod method) {
+  if (method == SolveMethod::automatic) {
+    // An infeasible question is told apart before NLopt runs, with the reason: that path says it.
+    auto fast = solve_question_fast_solution(setup, options);
+    if (fast && fast->status() != Status::infeasible) return *fast;
+  }
+  return solve_question(setup, options);
+}
+
 QuestionSummary solve_question_summary(const QuestionSetup& setup, const SolverOptions& options,
                                        SolveMethod method) {
   if (method == SolveMethod::automatic) {
-    if (auto fast = solve_question_fast(setup)) return *fast;
+    if (auto fast = solve_question_fast(setup, options)) return *fast;
   }
   return summarize(solve_question(setup, options));
 }

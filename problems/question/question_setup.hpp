@@ -1,14 +1,16 @@
 #pragma once
 // A scenario's lifecycle question made concrete before any solve: the cost model with N and D
-// free, the unit, the law and the Chinchilla-style rule of the comparisons, the target (a loss
-// or a budget) and, for equal-cost, the heuristic's N. The NLopt path (solve_question), the
-// fast path (problems/question/question_fast.hpp) and the sensitivities
+// free, the unit, the loss term (the law and its effective-data transforms), the rule of the
+// Chinchilla-style comparisons, the target (a loss or a budget) and, for equal-cost, the
+// heuristic's N. The NLopt path (solve_question), the fast path
+// (problems/question/question_fast.hpp) and the sensitivities
 // (problems/question/question_elasticity.hpp) all start from it, so they answer the same question.
 
 #include <memory>
 
+#include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
+#include "scaleopt/problems/lifecycle/loss_term.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
-#include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 #include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
@@ -17,8 +19,12 @@ struct QuestionSetup {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;  // what is minimised, budgeted or shared
   AllocationRule rule;            // the law, and the rule of the Chinchilla comparison
+  // The law with its effective-data transforms: with [rl.returns] the RL gain, the RL tokens
+  // then chosen (model.rl_tokens is 0 for the optimum, the heuristic's for equal-cost) and at
+  // least rl.rollout_tokens.
+  LossTerm loss;
   // The lifetime cost of (N, D). For equal-cost it carries the heuristic's RL tokens, which its
-  // true optimum holds fixed.
+  // true optimum holds fixed (without [rl.returns]).
   LifetimeCostModel model;
   double target_loss = 0.0;  // min-lifetime-*: the target; equal-cost: the heuristic's loss
   double budget = 0.0;       // max-quality, in `unit`
@@ -29,21 +35,30 @@ struct QuestionSetup {
   CostShares shares;
   double total_to_active = 1.0;   // the architecture's total / active parameters
   double inference_tokens = 0.0;  // lifetime demand, input + output
-  // With [rl.returns]: the law with the RL gain; the RL tokens are then chosen (model.rl_tokens
-  // is 0 for the optimum, the heuristic's for equal-cost) and at least rl.rollout_tokens.
-  std::optional<RlReturnsLaw> rl_returns;
 
   const LossLaw& law() const { return rule.law; }
+  // Whether the RL tokens are a decision variable ([rl.returns]).
+  bool chooses_rl_tokens() const { return loss.rl_gain() != nullptr; }
+  // The terms and the question of the optimum (equal-cost: the cheapest plan at the
+  // heuristic's loss).
+  LifecycleTerms terms() const;
+  LifecycleQuestion question() const;
 };
 
 // Validates the inputs and builds the setup. Throws InputError naming the key.
 QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
                              const ProblemSpec& spec);
 
-// The problem NLopt solves for the setup, over (ln N, ln D), and ln D_RL with [rl.returns]:
-// the cheapest plan reaching the target loss (min-lifetime-*, and the true optimum of
-// equal-cost) or the lowest loss within the budget (max-quality).
+// The problem NLopt solves for the setup: the lifecycle problem of its terms and question.
 std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup);
+
+// The equal-cost heuristic's plan (closed form): N given, the tokens from the shares, and with
+// [rl.returns] the gain of its RL tokens (at least one).
+LifetimePlan heuristic_plan(const QuestionSetup& setup);
+
+// The answer of a plan under the setup: total parameters, shares, the Chinchilla comparison at
+// the plan's RL tokens.
+QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup);
 
 // The NLopt path: the solve of solve_question(inputs, law, spec, options) on a built setup.
 QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options = {});

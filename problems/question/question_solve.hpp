@@ -49,10 +49,11 @@ struct ProblemSpec {
   void validate() const;
 };
 
-// What the RL returns model made of a plan's RL tokens (docs/model.md, "RL returns").
-struct RlReturnsAnswer {
-  double gain = 1.0;           // g(r): the compute-equivalent gain on pretraining data
-  double compute_ratio = 0.0;  // r = C_RL / C_pretrain in FLOPs
+// How a plan was found.
+enum class SolvePath : unsigned char {
+  closed_form,  // the equal-cost heuristic
+  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
+  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
 };
 
 // One plan with everything a report needs.
@@ -67,6 +68,7 @@ struct QuestionAnswer {
   double over_chinchilla = 0.0;               // pretrain tokens / chinchilla tokens
   ChinchillaComparison vs_chinchilla;         // the equal-quality Chinchilla-style model
   std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
+  SolvePath path = SolvePath::nlopt;          // how the plan was found
 };
 
 struct QuestionSolution {

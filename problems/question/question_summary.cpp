@@ -4,8 +4,6 @@
 #include <sstream>
 
 namespace scaleopt {
-namespace {
-
 AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   AnswerSummary s;
   const LifetimePlan& plan = a.plan;
@@ -20,6 +18,10 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   s.loss = plan.loss;
   s.cost = plan.cost;
   s.shares = a.shares;
+  if (a.rl_returns) {
+    s.rl_gain = a.rl_returns->gain;
+    s.rl_compute_ratio = a.rl_returns->compute_ratio;
+  }
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;
@@ -36,9 +38,13 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   return s;
 }
 
+namespace {
+
 // At or above this N or D a plan sits on the bound of the search (1e30, kLogUpperBound: exp of
 // it rounds to within an ulp or two of 1e30).
 constexpr double kAtUpperBound = 1e30 * (1.0 - 1e-9);
+// At or below this N or D a plan sits on the lower bound of the search (1, kLogLowerBound).
+constexpr double kAtLowerBound = 1.0 + 1e-9;
 
 AnswerSummary cleared(const AnswerSummary& a, Status status) {
   AnswerSummary s;
@@ -101,6 +107,17 @@ std::optional<AnswerDefect> answer_defect(const AnswerSummary& a, bool priced,
                "bound, out of its range";
     return AnswerDefect{Status::infeasible, message.str()};
   }
+  // One parameter or one token is the other end of the search, which no user set (the bounds
+  // users set, such as problem.min_params, are at least 1e7 or so): a plan pinned there is no
+  // minimum of the question but the edge of the range the laws are evaluated on.
+  if (a.active_params <= kAtLowerBound || a.pretrain_tokens <= kAtLowerBound) {
+    std::ostringstream message;
+    message << which_text(which) << " "
+            << (a.active_params <= kAtLowerBound ? "parameters fall" : "pretraining tokens fall")
+            << " to 1, the least the model considers: the search found no optimum inside its "
+               "range (check the law's exponents and the costs)";
+    return AnswerDefect{Status::infeasible, message.str()};
+  }
   return std::nullopt;
 }
 
@@ -131,6 +148,18 @@ void settle_answers(QuestionSummary& summary) {
   if (summary.status() != Status::converged) summary.heuristic_overpay = AnswerSummary::kNaN;
 }
 
+std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm) {
+  switch (path) {
+    case SolvePath::closed_form:
+      return "closed form (equal-cost heuristic)";  // as plan.solve.algorithm in `solve`
+    case SolvePath::newton:
+      return "1-D Newton (Boost.Math)";
+    case SolvePath::nlopt:
+      return nlopt_algorithm;
+  }
+  return nlopt_algorithm;
+}
+
 bool is_priced(ProblemKind kind) {
   return kind != ProblemKind::min_lifetime_flops;
 }
@@ -145,12 +174,11 @@ QuestionSummary summarize(const QuestionSolution& solution) {
   QuestionSummary summary;
   summary.kind = solution.kind;
   summary.unit = solution.unit;
-  const bool heuristic = solution.kind == ProblemKind::equal_cost;
-  summary.answer =
-      summary_of(solution.answer, heuristic ? SolvePath::closed_form : SolvePath::nlopt);
+  summary.rl_returns = solution.answer.rl_returns.has_value();
+  summary.answer = summary_of(solution.answer, solution.answer.path);
   if (solution.optimum) {
     summary.has_optimum = true;
-    summary.optimum = summary_of(*solution.optimum, SolvePath::nlopt);
+    summary.optimum = summary_of(*solution.optimum, solution.optimum->path);
     if (summary.optimum.status == Status::converged) {
       summary.heuristic_overpay = solution.heuristic_overpay;
     }

@@ -1,8 +1,9 @@
 #pragma once
 // The numbers of a lifecycle answer, flat: no strings and no vectors, so that sweeps and Monte
-// Carlo can hold and copy millions of them. Fields mirror the JSON keys of `scaleopt solve`
-// (report/lifecycle_output.hpp); a number that does not exist (an infeasible plan, a FLOPs
-// problem's dollars) is NaN.
+// Carlo can hold and copy millions of them. The table of answer fields
+// (problems/question/answer_fields.hpp) reads them for the JSON of `scaleopt solve`, the CSV of
+// sweeps and Python; a number that does not exist (an infeasible plan, a FLOPs problem's
+// dollars) is NaN.
 
 #include <limits>
 #include <optional>
@@ -12,13 +13,6 @@
 #include "scaleopt/problems/question/question_solve.hpp"
 
 namespace scaleopt {
-
-// How a plan was found.
-enum class SolvePath : unsigned char {
-  closed_form,  // the equal-cost heuristic
-  newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
-  nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
-};
 
 struct AnswerSummary {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -30,6 +24,8 @@ struct AnswerSummary {
   double loss = kNaN;
   LifetimeCost cost;  // NaN when infeasible
   CostShares shares{kNaN, kNaN, kNaN};
+  double rl_gain = kNaN;           // with [rl.returns]: g(r)
+  double rl_compute_ratio = kNaN;  // with [rl.returns]: r = C_RL / C_pretrain
   double chinchilla_tokens = kNaN;
   double over_chinchilla = kNaN;
   // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
@@ -48,7 +44,8 @@ struct AnswerSummary {
 struct QuestionSummary {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;
-  AnswerSummary answer;  // equal-cost: the heuristic
+  bool rl_returns = false;  // the RL tokens chosen ([rl.returns]): the answers have its fields
+  AnswerSummary answer;     // equal-cost: the heuristic
   bool has_optimum = false;
   AnswerSummary optimum;  // equal-cost: the true optimum at the heuristic's loss
   double heuristic_overpay = AnswerSummary::kNaN;
@@ -56,15 +53,22 @@ struct QuestionSummary {
   Status status() const;
 };
 
+// The numbers of one full answer found on `path`.
+AnswerSummary summary_of(const QuestionAnswer& answer, SolvePath path);
+
+// The name of the algorithm that found an answer, as the CSV's "algorithm" column prints it.
+std::string_view algorithm_name(SolvePath path, std::string_view nlopt_algorithm);
+
 // The numbers of a full solution (the NLopt path).
 QuestionSummary summarize(const QuestionSolution& solution);
 
 // Why an answer the solver verified is still no answer to the question, or nullopt:
 //  - a figure overflowed to inf or nan (status invalid_input): an input lies beyond what double
 //    precision can cost, such as an MFU of 1e-300;
-//  - N or D sits at 1e30, the bound of the search (status infeasible): the optimum lies at or
-//    beyond it, out of the range the model covers, as with a target that needs more than 1e30
-//    parameters or tokens.
+//  - N or D sits at 1e30 or at 1, the bounds of the search (status infeasible): the optimum
+//    lies at or beyond them, out of the range the model covers, as with a target that needs
+//    more than 1e30 parameters or tokens, or a law whose exponent is so small that the
+//    smallest model is "best". Bounds a user sets (problem.min_params) are no such defect.
 // `which` names the plan in the message ("the heuristic's", "the optimum's", or "the plan's").
 struct AnswerDefect {
   Status status = Status::invalid_input;

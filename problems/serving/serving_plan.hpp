@@ -20,8 +20,9 @@
 
 namespace scaleopt {
 
-// ln of the largest batch the serving plan searches: far beyond any HBM (1e15 sequences).
-inline const double kLogMaxServingBatch = std::log(1e15);
+// The largest batch the serving plan searches: far beyond any HBM (1e15 sequences).
+inline constexpr double kMaxServingBatch = 1e15;
+inline const double kLogMaxServingBatch = std::log(kMaxServingBatch);
 
 // What fixed the batch.
 enum class BatchBound {

@@ -1,4 +1,4 @@
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -255,7 +255,7 @@ ServingCost serving_cost_at(const RooflinePricing& p, CostUnit unit, double rl_t
 
 LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double params,
                                     double pretrain_tokens) {
-  const RooflinePricing& p = *model.roofline;
+  const RooflinePricing& p = *model.closed_form();
   LifetimeCost cost;
   cost.pretrain = model.pretraining(params, pretrain_tokens);
   const double to_hours = p.chip_hours_per_second, price = p.usd_per_chip_hour;

@@ -1,6 +1,6 @@
 #pragma once
 // The roofline's price of serving as a closed form in the model size, for the fast path of the
-// lifetime problems (problems/question/roofline_newton.hpp). N scales the roofline as
+// lifetime problems (problems/lifecycle/accelerators/roofline_newton.hpp). N scales the roofline as
 // architecture_at does: weights w N bytes (w = bytes per active parameter, total/active
 // included), 2 N FLOPs per token, the KV cache per sequence fixed. With a, m and c the
 // attention FLOPs, the bytes read and the bytes cached per sequence at the context, F and W

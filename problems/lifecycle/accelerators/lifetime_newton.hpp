@@ -27,19 +27,10 @@
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
+#include "scaleopt/solver/solver_options.hpp"
 #include "scaleopt/solver/status.hpp"
 
 namespace scaleopt {
-
-// cost(N, D) = per_param_token N D + per_param N, in one unit.
-struct LinearCost {
-  double per_param_token = 0.0;  // k
-  double per_param = 0.0;        // c: RL on its tokens and inference, per parameter
-};
-
-// The linear form of `model` in `unit`, or nullopt when a cost is a function of N (the
-// roofline) or N is bounded by the serving replica.
-std::optional<LinearCost> linear_cost(const LifetimeCostModel& model, CostUnit unit);
 
 struct NewtonPlan {
   // converged; infeasible (no plan exists); or not_converged, also when the answer lies outside
@@ -54,6 +45,11 @@ struct NewtonPlan {
   double kkt_residual = 0.0;
   double constraint_violation = 0.0;
 };
+
+// The check of an accelerator's answer, the same as NLopt's (solver/kkt.hpp): a converged plan
+// whose KKT residual or constraint violation exceeds the solver's tolerances is not converged,
+// and goes to NLopt (use_general).
+void accept_if_verified(NewtonPlan& plan, const SolverOptions& options);
 
 // Chinchilla's plan for `target_loss` (alpha A / N^alpha = beta B / D^beta on the loss), in log
 // space, with the pieces the 1-D reductions along the loss reuse. nullopt when target <= E or

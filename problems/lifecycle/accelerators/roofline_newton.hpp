@@ -1,10 +1,10 @@
 #pragma once
 // The lifetime problems with inference priced by the roofline, reduced to one variable, ln N:
-// the fast path of sweeps and Monte Carlo for the realistic case (issue 17). The serving cost
-// g(N) is the closed form of problems/lifetime/roofline_pricing.hpp: a sum of maxima of terms
-// increasing and convex in u = ln N, so g is convex in u and smooth between the points where
-// the binding term of a maximum changes (compute-bound, HBM full, latency; prefill compute- or
-// memory-bound).
+// the fast path of sweeps and Monte Carlo for the realistic case. The serving cost
+// g(N) is the closed form of problems/lifecycle/accelerators/roofline_pricing.hpp: a sum of maxima
+// of terms increasing and convex in u = ln N, so g is convex in u and smooth between the points
+// where the binding term of a maximum changes (compute-bound, HBM full, latency; prefill compute-
+// or memory-bound).
 //
 // min cost s.t. L(N, D) = L*: along the constraint D(u) = (B / (R - A e^(-alpha u)))^(1/beta),
 //   and ln(k N D) = ln k + u - ln(R - A e^(-alpha u)) / beta is convex, so the cost
@@ -25,14 +25,14 @@
 // the 2-D problem, with the two one-sided gradients at a corner); the caller falls back to
 // NLopt when it cannot be.
 
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
-#include "scaleopt/problems/question/lifetime_newton.hpp"
 
 namespace scaleopt {
 
-// Cheapest plan reaching `target_loss` with `model` (model.roofline set) in `unit`. Infeasible
-// as min_lifetime_cost_at_loss decides it; use_general when the answer lies on a bound other
-// than the largest model the replica serves, or is not verified.
+// Cheapest plan reaching `target_loss` with `model` (model.closed_form() not null) in `unit`.
+// Infeasible as min_lifetime_cost_at_loss decides it; use_general when the answer lies on a bound
+// other than the largest model the replica serves, or is not verified.
 NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
                                      const LifetimeCostModel& model, CostUnit unit);
 

@@ -1,4 +1,4 @@
-#include "scaleopt/problems/question/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
-#include "scaleopt/problems/question/newton_root.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/newton_root.hpp"
 
 namespace scaleopt {
 namespace {
@@ -44,16 +44,14 @@ bool within_general_bounds(double params, double tokens) {
          log_tokens >= kLogLowerBound && log_tokens <= kLogUpperBound;
 }
 
-std::optional<LinearCost> linear_cost(const LifetimeCostModel& model, CostUnit unit) {
-  if (model.inference_of_size || model.rl_per_token_of_size ||
-      model.max_params < std::numeric_limits<double>::infinity()) {
-    return std::nullopt;
+void accept_if_verified(NewtonPlan& plan, const SolverOptions& options) {
+  if (plan.status != Status::converged) return;
+  if (plan.kkt_residual <= options.kkt_tolerance &&
+      plan.constraint_violation <= options.constraint_tolerance) {
+    return;
   }
-  // RL and inference of a one-parameter model, no pretraining: exactly c, since both are
-  // proportional to N (lifetime_cost_model.hpp).
-  const LifetimeCost per_param = model.cost(1.0, 0.0);
-  return LinearCost{in_unit(unit, model.pretraining(1.0, 1.0)),
-                    in_unit(unit, per_param.rl) + in_unit(unit, per_param.inference)};
+  plan.status = Status::not_converged;
+  plan.use_general = true;
 }
 
 std::optional<ChinchillaAtLoss> chinchilla_at_loss(const LossLaw& law, double target_loss) {

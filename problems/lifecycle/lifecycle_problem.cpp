@@ -1,0 +1,185 @@
+#include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
+
+namespace scaleopt {
+
+LifecycleTerms lifecycle_terms(LossTerm loss, LifetimeCostModel cost, CostUnit unit,
+                               double min_params) {
+  loss.law().validate();
+  cost.validate();
+  LifecycleTerms terms;
+  terms.layout = DecisionLayout::with(loss.rl_gain() != nullptr);
+  // With D_RL a variable, RL is costed at the chosen tokens, not at the model's fixed ones.
+  if (terms.layout.has(DecisionVariable::rl_tokens)) cost.rl_tokens = 0.0;
+  terms.loss = std::move(loss);
+  terms.cost = std::move(cost);
+  terms.unit = unit;
+  terms.min_params = min_params;
+  return terms;
+}
+
+LifecycleTerms::CostValue LifecycleTerms::cost_at(std::span<const double> x) const {
+  const std::size_t n = layout.at(DecisionVariable::params);
+  const std::size_t d = layout.at(DecisionVariable::pretrain_tokens);
+  const double params = std::exp(x[n]);
+  const LifetimeCostModel::Total base = cost.total(unit, params, std::exp(x[d]));
+  CostValue result;
+  result.value = base.value;
+  result.gradient[n] = base.d_log_params;
+  result.gradient[d] = base.d_log_tokens;
+  if (layout.has(DecisionVariable::rl_tokens)) {
+    const std::size_t r = layout.at(DecisionVariable::rl_tokens);
+    const double rl_tokens = std::exp(x[r]);
+    const RlTokenCost per_token = rl_token_cost(cost, unit, params);
+    const double rl = per_token.value * rl_tokens;
+    result.value = base.value + rl;
+    result.gradient[n] = base.d_log_params + per_token.d_log_params * rl_tokens;
+    result.gradient[r] = rl;
+  }
+  return result;
+}
+
+LifetimePlan plan_at(const LifecycleTerms& terms, std::span<const double> counts) {
+  const DecisionLayout& layout = terms.layout;
+  LifetimeCostModel model = terms.cost;
+  if (layout.has(DecisionVariable::rl_tokens)) {
+    model.rl_tokens = counts[layout.at(DecisionVariable::rl_tokens)];
+  }
+  LifetimePlan plan =
+      plan_at(terms.loss.law(), model, terms.unit, counts[layout.at(DecisionVariable::params)],
+              counts[layout.at(DecisionVariable::pretrain_tokens)]);
+  if (terms.loss.has_transforms()) {
+    DecisionGradient logs{};
+    for (std::size_t i = 0; i < layout.dimension(); ++i) logs[i] = std::log(counts[i]);
+    const LossTerm::Value l =
+        terms.loss.at(layout, std::span<const double>(logs.data(), layout.dimension()));
+    plan.loss = l.loss;
+    if (terms.loss.rl_gain())
+      plan.rl_returns = RlReturnsAnswer{l.report.rl_gain, l.report.rl_compute_ratio};
+  }
+  return plan;
+}
+
+double TargetLossConstraint::value(const LifecycleTerms& terms, std::span<const double> x,
+                                   std::span<double> gradient) const {
+  const LossTerm::Value l = terms.loss_at(x);
+  const double reducible = target_loss_ - terms.loss.law().E;
+  if (!gradient.empty()) {
+    for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = l.gradient[i] / reducible;
+  }
+  return (l.loss - target_loss_) / reducible;
+}
+
+double BudgetConstraint::value(const LifecycleTerms& terms, std::span<const double> x,
+                               std::span<double> gradient) const {
+  const LifecycleTerms::CostValue c = terms.cost_at(x);
+  if (!gradient.empty()) {
+    for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = c.gradient[i] / c.value;
+  }
+  return std::log(c.value) - log_budget_;
+}
+
+LifecycleQuestion LifecycleQuestion::at_target_loss(double target_loss) {
+  return {LifecycleObjective::cost, {std::make_shared<TargetLossConstraint>(target_loss)}};
+}
+
+LifecycleQuestion LifecycleQuestion::within_budget(double budget) {
+  return {LifecycleObjective::loss, {std::make_shared<BudgetConstraint>(budget)}};
+}
+
+const TargetLossConstraint* LifecycleQuestion::target() const {
+  return constraints.empty() ? nullptr
+                             : dynamic_cast<const TargetLossConstraint*>(constraints.front().get());
+}
+
+const BudgetConstraint* LifecycleQuestion::budget() const {
+  return constraints.empty() ? nullptr
+                             : dynamic_cast<const BudgetConstraint*>(constraints.front().get());
+}
+
+LifecycleProblem::LifecycleProblem(LifecycleTerms terms, LifecycleQuestion question)
+    : terms_(std::move(terms)), question_(std::move(question)) {
+  for (const auto& constraint : question_.constraints) {
+    (constraint->sense() == ConstraintTerm::Sense::equal ? equalities_ : inequalities_)
+        .push_back(constraint.get());
+  }
+}
+
+std::vector<double> LifecycleProblem::lower_bounds() const {
+  std::vector<double> lower(dimension(), kLogLowerBound);
+  lower[terms_.layout.at(DecisionVariable::params)] = std::log(terms_.min_params);
+  if (const RlGainTransform* gain = terms_.loss.rl_gain()) {
+    lower[terms_.layout.at(DecisionVariable::rl_tokens)] = std::log(gain->min_rl_tokens());
+  }
+  return lower;
+}
+
+std::vector<double> LifecycleProblem::upper_bounds() const {
+  std::vector<double> upper(dimension(), kLogUpperBound);
+  upper[terms_.layout.at(DecisionVariable::params)] =
+      std::min(kLogUpperBound, std::log(terms_.cost.max_params));
+  return upper;
+}
+
+std::vector<double> LifecycleProblem::start() const {
+  const LossLaw& law = terms_.loss.law();
+  const double upper_log_params = upper_bounds()[terms_.layout.at(DecisionVariable::params)];
+  const RlGainTransform* gain = terms_.loss.rl_gain();
+  // (ln N, ln D_eff) from the question's own constraint.
+  double log_params = 0.0, log_effective_tokens = 0.0;
+  if (const TargetLossConstraint* target = question_.target()) {
+    const auto c = coefficients_of<double>(law);
+    const auto frontier = compute_optimal_allocation(c, compute_for_loss(c, target->target_loss()));
+    log_params = std::min(std::log(frontier.params), upper_log_params);
+    log_effective_tokens =
+        std::log(tokens_for_loss(law, target->target_loss(), std::exp(log_params)));
+  } else if (const BudgetConstraint* budget = question_.budget()) {
+    const double per_param_token = in_unit(terms_.unit, terms_.cost.pretraining(1.0, 1.0));
+    // Half the budget on pretraining (a quarter with RL chosen: the rest for RL and inference)
+    // at 20 tokens per parameter, 6 N D = share * budget / (cost per N D).
+    const double share_factor = gain ? 80.0 : 40.0;
+    log_params =
+        std::clamp(0.5 * (std::log(budget->budget()) - std::log(share_factor * per_param_token)),
+                   std::log(terms_.min_params), upper_log_params);
+    log_effective_tokens = log_params + std::log(20.0);
+  }
+  if (gain) {
+    return rl_start(*gain, terms_.cost, terms_.unit, log_params, log_effective_tokens,
+                    kLogUpperBound);
+  }
+  return {log_params, log_effective_tokens};
+}
+
+double LifecycleProblem::objective(std::span<const double> x, std::span<double> gradient) const {
+  if (question_.objective == LifecycleObjective::loss) {
+    const LossTerm::Value l = terms_.loss_at(x);
+    if (!gradient.empty()) {
+      for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = l.gradient[i];
+    }
+    return l.loss;
+  }
+  const LifecycleTerms::CostValue c = terms_.cost_at(x);
+  if (!gradient.empty()) {
+    for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = c.gradient[i] / c.value;
+  }
+  return std::log(c.value);
+}
+
+double LifecycleProblem::equality(std::size_t i, std::span<const double> x,
+                                  std::span<double> gradient) const {
+  return equalities_[i]->value(terms_, x, gradient);
+}
+
+double LifecycleProblem::inequality(std::size_t j, std::span<const double> x,
+                                    std::span<double> gradient) const {
+  return inequalities_[j]->value(terms_, x, gradient);
+}
+
+}  // namespace scaleopt

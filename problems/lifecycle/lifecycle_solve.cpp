@@ -1,0 +1,148 @@
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "scaleopt/problems/at_budget/quality_at_budget.hpp"
+#include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
+
+namespace scaleopt {
+namespace {
+
+LifetimePlan no_reference(CostUnit unit, std::string message) {
+  LifetimePlan plan;
+  plan.unit = unit;
+  plan.solve.status = Status::not_converged;
+  plan.solve.message = std::move(message);
+  return plan;
+}
+
+// A plan that does not exist: RL on none of the chosen tokens, no gain.
+LifetimePlan infeasible_plan(const LifecycleTerms& terms, LifetimePlan plan) {
+  plan.rl_tokens = terms.cost.rl_tokens;
+  if (terms.loss.rl_gain()) plan.rl_returns = RlReturnsAnswer{};
+  return plan;
+}
+
+// Whether the reference of step 2 is the 1-D reduction of the plain law within a budget, which
+// decides infeasibility too.
+bool budget_reduction(const LifecycleTerms& terms, const LifecycleQuestion& question) {
+  return question.budget() && !terms.loss.has_transforms();
+}
+
+// Step 1: the plan with status infeasible and the reason, or nullopt.
+std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
+                                          const LifecycleQuestion& question) {
+  const LossLaw& law = terms.loss.law();
+  LifetimePlan plan;
+  plan.unit = terms.unit;
+  if (const TargetLossConstraint* target = question.target()) {
+    // The transforms change D, not what N alone must reach: the targets without them.
+    if (infeasible_at_loss(law, target->target_loss(), terms.cost, plan)) {
+      return infeasible_plan(terms, plan);
+    }
+    return std::nullopt;
+  }
+  // Within a budget the reduction decides (it states the cost of serving the demand with the
+  // smallest model considered), on the costs without the chosen RL tokens.
+  const LifetimePlan reduced = max_quality_at_budget_reduced(
+      law, terms.cost, terms.unit, question.budget()->budget(), {terms.min_params});
+  if (reduced.solve.status == Status::infeasible) return infeasible_plan(terms, reduced);
+  return std::nullopt;
+}
+
+double ratio_gap(double value, double reference) {
+  return std::fabs(value / reference - 1.0);
+}
+
+}  // namespace
+
+LifetimePlan lifecycle_reference(const LifecycleTerms& terms, const LifecycleQuestion& question) {
+  const TargetLossConstraint* target = question.target();
+  const BudgetConstraint* budget = question.budget();
+  // The reductions know the question's own constraint and the RL gain, nothing more.
+  const std::size_t known_transforms = terms.loss.rl_gain() ? 1 : 0;
+  if (question.constraints.size() != 1 || terms.loss.transform_count() != known_transforms) {
+    return no_reference(terms.unit, "no independent reduction for these terms");
+  }
+  if (terms.loss.rl_gain()) {
+    const std::optional<LifetimePlan> plan =
+        target ? min_cost_at_loss_with_rl_reduced(terms, target->target_loss())
+               : max_quality_with_rl_reduced(terms, budget->budget());
+    if (plan) return *plan;
+    return no_reference(terms.unit,
+                        "the RL reduction needs costs linear in N and r* above its bound");
+  }
+  return target ? min_lifetime_cost_at_loss_reduced(terms.loss.law(), target->target_loss(),
+                                                    terms.cost, terms.unit)
+                : max_quality_at_budget_reduced(terms.loss.law(), terms.cost, terms.unit,
+                                                budget->budget(), {terms.min_params});
+}
+
+LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestion& question,
+                             const SolverOptions& options) {
+  LifetimePlan reference;
+  if (budget_reduction(terms, question)) {
+    reference = lifecycle_reference(terms, question);
+    if (reference.solve.status == Status::infeasible) return infeasible_plan(terms, reference);
+  } else {
+    if (std::optional<LifetimePlan> infeasible = infeasibility(terms, question)) {
+      return *infeasible;
+    }
+    reference = lifecycle_reference(terms, question);
+  }
+  const LifecycleProblem problem(terms, question);
+  SolveResult solve = minimize_with_restart(problem, reference, options);
+  std::vector<double> counts(solve.x.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = std::exp(solve.x[i]);
+  LifetimePlan plan = plan_at(terms, counts);
+  plan.solve = std::move(solve);
+  if (!reference.solve.converged()) {
+    plan.reference_message = "no independent reference: " + reference.solve.message;
+  } else {
+    const double references[] = {reference.params, reference.pretrain_tokens, reference.rl_tokens};
+    const double values[] = {plan.params, plan.pretrain_tokens, plan.rl_tokens};
+    double difference = 0.0;
+    for (std::size_t i = 0; i < terms.layout.dimension(); ++i) {
+      difference = std::max(difference, ratio_gap(values[i], references[i]));
+    }
+    plan.reference_relative_difference = difference;
+    // Two methods that disagree: one of them is wrong, and neither is an answer. Not at the
+    // artificial bounds of N and D (1 and 1e30), where the plan is no answer anyway
+    // (problems/question/question_summary.hpp) and D is pinned while N is known to rounding.
+    if (plan.solve.converged() && !(difference <= options.reference_tolerance) &&
+        !at_search_bound(plan.solve.x[0]) && !at_search_bound(plan.solve.x[1])) {
+      plan.solve.status = Status::not_converged;
+      std::ostringstream message;
+      message.precision(3);
+      message << "NLopt and the independent reference (" << reference.solve.algorithm
+              << ") disagree: relative difference " << difference << " in N, D or D_RL, above "
+              << "the reference tolerance " << options.reference_tolerance
+              << "; NLopt: " << plan.solve.message;
+      plan.solve.message = message.str();
+    }
+  }
+  return plan;
+}
+
+LifetimePlan min_lifetime_cost_at_loss(const LossLaw& law, double target_loss,
+                                       const LifetimeCostModel& model, CostUnit unit,
+                                       const SolverOptions& options) {
+  return solve_lifecycle(lifecycle_terms(LossTerm(law), model, unit),
+                         LifecycleQuestion::at_target_loss(target_loss), options);
+}
+
+LifetimePlan max_quality_at_budget(const LossLaw& law, const LifetimeCostModel& model,
+                                   CostUnit unit, double budget, double min_params,
+                                   const SolverOptions& options) {
+  return solve_lifecycle(lifecycle_terms(LossTerm(law), model, unit, min_params),
+                         LifecycleQuestion::within_budget(budget), options);
+}
+
+}  // namespace scaleopt

@@ -1,0 +1,100 @@
+#pragma once
+// The loss term of a lifecycle problem: the law L(N, D) = E + A / N^alpha + B / D_eff^beta,
+// where D_eff is the pretraining data the law sees once a chain of effective-data transforms
+// has been applied to D. Each transform is a term of its own with a value and a gradient in
+// the decision variables (problems/lifecycle/decision.hpp):
+//
+//  - the RL gain (docs/model.md, "RL returns"): D_eff = g(r) D with r = C_RL / C_pretrain
+//    = k D_RL / (6 D), so ln D_eff gains ln g, which depends on ln D and ln D_RL.
+//
+// The term computes in log space, as every problem optimises: with no transform it is
+// loss_in_log_space of costmodel/loss_law.hpp, bit for bit.
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+#include "scaleopt/costmodel/rl_returns.hpp"
+#include "scaleopt/problems/lifecycle/decision.hpp"
+
+namespace scaleopt {
+
+// ln D_eff and its gradient with respect to x, as the transforms build it up.
+struct EffectiveData {
+  double log_tokens = 0.0;
+  DecisionGradient gradient{};
+};
+
+// What the transforms say of a point besides D_eff (reported with a plan).
+struct TransformReport {
+  double rl_gain = 1.0;           // g(r)
+  double rl_compute_ratio = 0.0;  // r = C_RL / C_pretrain in FLOPs
+};
+
+// One link of the chain: changes ln D_eff and its gradient at x.
+class EffectiveDataTransform {
+ public:
+  virtual ~EffectiveDataTransform() = default;
+  virtual void apply(const DecisionLayout& layout, std::span<const double> x, EffectiveData& data,
+                     TransformReport& report) const = 0;
+};
+
+// The RL gain on pretraining data: needs a layout with D_RL (a variable, or a plan's fixed
+// tokens laid out as one).
+class RlGainTransform final : public EffectiveDataTransform {
+ public:
+  RlGainTransform(RlReturns returns, double rl_flops_per_param_token, double min_rl_tokens)
+      : returns_(returns),
+        rl_flops_per_param_token_(rl_flops_per_param_token),
+        min_rl_tokens_(min_rl_tokens) {}
+
+  void apply(const DecisionLayout& layout, std::span<const double> x, EffectiveData& data,
+             TransformReport& report) const override;
+
+  const RlReturns& returns() const { return returns_; }
+  // k: RL FLOPs per parameter per rollout token (2 + 6 trained fraction + 2 extra passes).
+  double rl_flops_per_param_token() const { return rl_flops_per_param_token_; }
+  // The rollout tokens' lower bound (>= 1): the variable's bound, and the tokens of a plan
+  // that has none chosen.
+  double min_rl_tokens() const { return min_rl_tokens_; }
+  // ln r = ln(k / 6) + ln D_RL - ln D.
+  double log_ratio(double log_tokens, double log_rl_tokens) const;
+
+ private:
+  RlReturns returns_;
+  double rl_flops_per_param_token_;
+  double min_rl_tokens_;
+};
+
+class LossTerm {
+ public:
+  LossTerm() = default;
+  explicit LossTerm(LossLaw law) : law_(std::move(law)) {}
+
+  // Appends a transform to the chain (applied in the order added).
+  LossTerm& then(std::shared_ptr<const EffectiveDataTransform> transform) {
+    transforms_.push_back(std::move(transform));
+    return *this;
+  }
+
+  const LossLaw& law() const { return law_; }
+  bool has_transforms() const { return !transforms_.empty(); }
+  std::size_t transform_count() const { return transforms_.size(); }
+  // The RL gain of the chain, or null.
+  const RlGainTransform* rl_gain() const;
+
+  struct Value {
+    double loss = 0.0;
+    DecisionGradient gradient{};  // d L / d x
+    TransformReport report;
+  };
+  // L at x (laid out by `layout`) with its gradient.
+  Value at(const DecisionLayout& layout, std::span<const double> x) const;
+
+ private:
+  LossLaw law_;
+  std::vector<std::shared_ptr<const EffectiveDataTransform>> transforms_;
+};
+
+}  // namespace scaleopt

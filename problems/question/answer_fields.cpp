@@ -1,0 +1,202 @@
+#include "scaleopt/problems/question/answer_fields.hpp"
+
+#include <array>
+#include <cmath>
+
+#include "scaleopt/problems/question/question_setup.hpp"
+
+namespace scaleopt {
+namespace {
+
+using Kind = AnswerFieldKind;
+using Presence = AnswerFieldPresence;
+using Group = AnswerFieldGroup;
+using Layout = AnswerLayout;
+constexpr double kNaN = AnswerSummary::kNaN;
+
+// A plan's costs exist when the plan does; dollars only in a priced question.
+bool costed(const AnswerSummary& a) {
+  return a.status != Status::infeasible && std::isfinite(a.loss);
+}
+double flops(const AnswerSummary& a, const PhaseCost& phase) {
+  return costed(a) ? phase.flops : kNaN;
+}
+double hours(const AnswerSummary& a, const Layout& l, const PhaseCost& phase, bool serving) {
+  return costed(a) && (is_priced(l.kind) || !serving) ? phase.gpu_hours : kNaN;
+}
+double usd(const AnswerSummary& a, const Layout& l, const PhaseCost& phase) {
+  return costed(a) && is_priced(l.kind) ? phase.usd : kNaN;
+}
+
+constexpr AnswerField number_field(std::string_view key, std::string_view unit, Group group,
+                                   double (*number)(const AnswerSummary&, const Layout&),
+                                   std::string_view meaning, Presence presence = Presence::always) {
+  return {key, Kind::number, unit, presence, group, number, meaning};
+}
+constexpr AnswerField text_field(std::string_view key, Kind kind, std::string_view meaning) {
+  return {key, kind, "", Presence::always, Group::text, nullptr, meaning};
+}
+
+// The phases of LifetimeCost by index, the total last.
+PhaseCost phase_of(const LifetimeCost& cost, int phase) {
+  switch (phase) {
+    case 0:
+      return cost.pretrain;
+    case 1:
+      return cost.rl;
+    case 2:
+      return cost.inference;
+    default:
+      return cost.total();
+  }
+}
+template <int Phase>
+double phase_flops(const AnswerSummary& a, const Layout&) {
+  return flops(a, phase_of(a.cost, Phase));
+}
+// Pretraining's hours exist in every question (its MFU is given); the others only where
+// serving is priced.
+template <int Phase>
+double phase_hours(const AnswerSummary& a, const Layout& l) {
+  return hours(a, l, phase_of(a.cost, Phase), Phase != 0);
+}
+template <int Phase>
+double phase_usd(const AnswerSummary& a, const Layout& l) {
+  return usd(a, l, phase_of(a.cost, Phase));
+}
+
+constexpr std::array kAnswerFields{
+    text_field("problem", Kind::problem, "the question asked (problem.kind)"),
+    number_field(
+        "params", "parameters", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.params; },
+        "total parameters: the active ones times the architecture's total/active ratio"),
+    number_field(
+        "active_params", "parameters", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.active_params; },
+        "active parameters N: what the loss law sees and what each token costs"),
+    number_field(
+        "pretrain_tokens", "tokens", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.pretrain_tokens; },
+        "pretraining tokens D"),
+    number_field(
+        "rl_tokens", "tokens", Group::demand,
+        [](const AnswerSummary& a, const Layout&) { return a.rl_tokens; },
+        "RL rollout tokens: the scenario's, or chosen with [rl.returns]"),
+    number_field(
+        "inference_tokens", "tokens", Group::demand,
+        [](const AnswerSummary& a, const Layout&) { return a.inference_tokens; },
+        "inference tokens served over the model's life, input and output"),
+    number_field(
+        "loss", "nats", Group::plan, [](const AnswerSummary& a, const Layout&) { return a.loss; },
+        "the loss the plan reaches (with the RL gain under [rl.returns])"),
+    number_field("cost.pretrain.flops", "FLOPs", Group::plan, phase_flops<0>, "pretraining FLOPs"),
+    number_field("cost.pretrain.gpu_hours", "GPU-hours", Group::plan, phase_hours<0>,
+                 "pretraining accelerator-hours"),
+    number_field("cost.pretrain.usd", "USD", Group::usd, phase_usd<0>, "pretraining dollars"),
+    number_field("cost.rl.flops", "FLOPs", Group::plan, phase_flops<1>,
+                 "RL FLOPs (rollouts, updates, extra passes)"),
+    number_field("cost.rl.gpu_hours", "GPU-hours", Group::serving_hours, phase_hours<1>,
+                 "RL accelerator-hours"),
+    number_field("cost.rl.usd", "USD", Group::usd, phase_usd<1>, "RL dollars"),
+    number_field("cost.inference.flops", "FLOPs", Group::plan, phase_flops<2>,
+                 "inference FLOPs (prefill and decode)"),
+    number_field("cost.inference.gpu_hours", "GPU-hours", Group::serving_hours, phase_hours<2>,
+                 "inference accelerator-hours"),
+    number_field("cost.inference.usd", "USD", Group::usd, phase_usd<2>, "inference dollars"),
+    number_field("cost.total.flops", "FLOPs", Group::plan, phase_flops<3>,
+                 "the whole life's FLOPs"),
+    number_field("cost.total.gpu_hours", "GPU-hours", Group::serving_hours, phase_hours<3>,
+                 "the whole life's accelerator-hours"),
+    number_field("cost.total.usd", "USD", Group::usd, phase_usd<3>, "the whole life's dollars"),
+    number_field(
+        "cost_shares.pretrain", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.shares.pretrain; },
+        "pretraining's share of the total cost in the problem's unit"),
+    number_field(
+        "cost_shares.rl", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.shares.rl; },
+        "RL's share of the total cost in the problem's unit"),
+    number_field(
+        "cost_shares.inference", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.shares.inference; },
+        "inference's share of the total cost in the problem's unit"),
+    number_field(
+        "rl_returns.gain", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.rl_gain; },
+        "the RL gain g(r): RL's worth as a multiple of the pretraining tokens",
+        Presence::rl_returns),
+    number_field(
+        "rl_returns.compute_ratio", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.rl_compute_ratio; },
+        "r = C_RL / C_pretrain in FLOPs", Presence::rl_returns),
+    number_field(
+        "chinchilla_tokens", "tokens", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.chinchilla_tokens; },
+        "the Chinchilla-style rule's tokens for this N"),
+    number_field(
+        "over_chinchilla", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.over_chinchilla; },
+        "pretraining tokens over the rule's tokens for this N"),
+    number_field(
+        "vs_chinchilla.params", "ratio", Group::chinchilla,
+        [](const AnswerSummary& a, const Layout&) { return a.vs_params; },
+        "N over the equal-quality Chinchilla-style model's"),
+    number_field(
+        "vs_chinchilla.tokens", "ratio", Group::chinchilla,
+        [](const AnswerSummary& a, const Layout&) { return a.vs_tokens; },
+        "D over the equal-quality Chinchilla-style model's"),
+    number_field(
+        "vs_chinchilla.cost", "ratio", Group::chinchilla,
+        [](const AnswerSummary& a, const Layout&) { return a.vs_cost; },
+        "the lifetime cost over the equal-quality Chinchilla-style model's (same RL, same demand)"),
+    number_field(
+        "vs_chinchilla.chinchilla_params", "parameters", Group::chinchilla,
+        [](const AnswerSummary& a, const Layout&) { return a.chinchilla_params; },
+        "the equal-quality Chinchilla-style model's N"),
+    number_field(
+        "vs_chinchilla.chinchilla_pretrain_tokens", "tokens", Group::chinchilla,
+        [](const AnswerSummary& a, const Layout&) { return a.chinchilla_pretrain_tokens; },
+        "the equal-quality Chinchilla-style model's D"),
+    text_field("status", Kind::status,
+               "converged, infeasible, not_converged or invalid_input: no other is an answer"),
+    text_field("message", Kind::message, "one line on how the solve ended"),
+    text_field("algorithm", Kind::algorithm,
+               "how the plan was found: NLopt's algorithm, 1-D Newton (the fast path) or the "
+               "equal-cost heuristic's closed form"),
+    number_field(
+        "kkt_residual", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.kkt_residual; },
+        "the relative KKT residual at the plan (converged: at most the solver's tolerance)"),
+    number_field(
+        "constraint_violation", "ratio", Group::plan,
+        [](const AnswerSummary& a, const Layout&) { return a.constraint_violation; },
+        "the largest violation of a constraint, in its own relative scale"),
+    number_field(
+        "reference_relative_difference", "ratio", Group::reference,
+        [](const AnswerSummary& a, const Layout&) { return a.reference_relative_difference; },
+        "NLopt against the independent reduction: the largest relative difference in N, D or "
+        "D_RL"),
+};
+
+constexpr std::array kSolutionFields{
+    SolutionField{"heuristic_overpay", "ratio",
+                  [](const QuestionSummary& s) { return s.heuristic_overpay; },
+                  "equal-cost: the heuristic's cost over the optimum's, less one"},
+};
+
+}  // namespace
+
+std::span<const AnswerField> answer_fields() {
+  return kAnswerFields;
+}
+
+std::span<const SolutionField> solution_fields() {
+  return kSolutionFields;
+}
+
+AnswerLayout answer_layout(const QuestionSetup& setup) {
+  return {setup.kind, setup.chooses_rl_tokens()};
+}
+
+}  // namespace scaleopt
