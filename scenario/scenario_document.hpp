@@ -22,8 +22,9 @@ class ScenarioDocument {
   static ScenarioDocument from_text(std::string_view text, const std::string& name);
 
   // The scenario with `overrides` ("KEY=VALUE", as --set), as load_scenario gives it, errors
-  // included (a text that is not TOML is reported here).
-  Scenario load(const std::vector<std::string>& overrides = {}) const;
+  // included (a text that is not TOML is reported here); `law_source` as load_scenario's.
+  Scenario load(const std::vector<std::string>& overrides = {},
+                const LawSource& law_source = {}) const;
 
   const std::string& file() const;
   // The text it was parsed from.

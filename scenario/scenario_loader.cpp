@@ -44,7 +44,7 @@ std::vector<std::string_view> settable_paths() {
   return paths;
 }
 
-// The kind of the key at `path`, or throws "--set PATH: unknown key (did you mean ...)".
+// The kind of the key at `path`, or throws "set PATH: unknown key (did you mean ...)".
 KeyKind override_kind(const std::string& path) {
   if (const ScenarioKey* key = find_scenario_key(path)) return key->kind;
   const auto parts = split(path);
@@ -56,15 +56,15 @@ KeyKind override_kind(const std::string& path) {
     message += " (did you mean '" + std::string(closest) + "'?)";
   }
   message += "; see docs/scenario.md or 'scaleopt cost --keys'";
-  throw InputError("--set " + input_excerpt(path) + ": " + message);
+  throw InputError("set " + input_excerpt(path) + ": " + message);
 }
 
-// "--set KEY=VALUE": the value is parsed on its own as a one-line TOML document named
-// "--set", so that errors about it name --set rather than a line of the file.
+// "set KEY=VALUE": the value is parsed on its own as a one-line TOML document named
+// "set", so that errors about it name --set rather than a line of the file.
 void apply_override(TomlDocument& document, const std::string& argument) {
   const auto equals = argument.find('=');
   if (equals == std::string::npos || trim(argument.substr(0, equals)).empty()) {
-    throw InputError("--set: expected KEY=VALUE, e.g. --set inference.rate=100M/s, got " +
+    throw InputError("set: expected KEY=VALUE, e.g. set inference.rate=100M/s, got " +
                      quoted_input(argument));
   }
   const std::string path(trim(std::string_view(argument).substr(0, equals)));
@@ -73,14 +73,14 @@ void apply_override(TomlDocument& document, const std::string& argument) {
   std::ostringstream snippet;
   if (kind == KeyKind::boolean) {
     if (value != "true" && value != "false") {
-      throw InputError("--set " + input_excerpt(path) + ": expected true or false, got " +
+      throw InputError("set " + input_excerpt(path) + ": expected true or false, got " +
                        quoted_input(value));
     }
     snippet << "value = " << value;
   } else {
     snippet << "value = " << toml::value<std::string>(value);  // quoted as TOML
   }
-  TomlDocument parsed = parse_toml_text(snippet.str(), "--set");
+  TomlDocument parsed = parse_toml_text(snippet.str(), "set");
   toml::table* table = &document.table;
   const auto parts = split(path);
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -90,13 +90,13 @@ void apply_override(TomlDocument& document, const std::string& argument) {
       child = table->get(parts[i]);
     }
     if (!child->is_table()) {
-      throw InputError("--set " + input_excerpt(path) + ": " + quoted_input(parts[i]) +
+      throw InputError("set " + input_excerpt(path) + ": " + quoted_input(parts[i]) +
                        " is not a table in " + document.file);
     }
     table = child->as_table();
   }
   toml::node* node = parsed.table.get("value");
-  // Moving (not copying) keeps the node's source, so messages locate it in "--set".
+  // Moving (not copying) keeps the node's source, so messages locate it in "set".
   if (auto* flag = node->as_boolean()) {
     table->insert_or_assign(parts.back(), std::move(*flag));
   } else {
@@ -360,8 +360,9 @@ ScenarioDocument ScenarioDocument::from_text(std::string_view text, const std::s
   return ScenarioDocument(std::make_shared<const Parsed>(Parsed{std::string(text), name}));
 }
 
-Scenario ScenarioDocument::load(const std::vector<std::string>& overrides) const {
-  return load_document(parse_toml_text(parsed_->text, parsed_->file), overrides);
+Scenario ScenarioDocument::load(const std::vector<std::string>& overrides,
+                                const LawSource& law_source) const {
+  return load_document(parse_toml_text(parsed_->text, parsed_->file), overrides, law_source);
 }
 
 const std::string& ScenarioDocument::file() const {
