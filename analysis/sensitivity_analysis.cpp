@@ -130,8 +130,8 @@ std::vector<NumericInput> chosen_inputs(const Scenario& scenario,
                        " (the inputs are the first column of the elasticity table)");
     }
   };
-  check(options.inputs, "--inputs");
-  check(options.exclude, "--exclude");
+  check(options.inputs, "inputs");
+  check(options.exclude, "exclude");
   std::vector<NumericInput> chosen;
   for (const NumericInput& input : all) {
     const auto any = [&](const std::vector<std::string>& patterns) {
@@ -142,17 +142,17 @@ std::vector<NumericInput> chosen_inputs(const Scenario& scenario,
       chosen.push_back(input);
     }
   }
-  if (chosen.empty()) throw InputError("--exclude: leaves no input to analyse");
+  if (chosen.empty()) throw InputError("exclude: leaves no input to analyse");
   return chosen;
 }
 
 void SensitivityAnalysisOptions::validate() const {
   if (!(tornado_fraction > 0.0 && tornado_fraction < 1.0)) {
     std::ostringstream message;
-    message << "--tornado: must be between 0 and 100% (exclusive), got " << tornado_fraction;
+    message << "tornado: must be between 0 and 100% (exclusive), got " << tornado_fraction;
     throw InputError(message.str());
   }
-  if (rank_by >= kElasticityOutputs.size()) throw InputError("--rank-by: unknown output");
+  if (rank_by >= kElasticityOutputs.size()) throw InputError("rank_by: unknown output");
   kThreadsLimit.check(threads);
   solver.validate();
   elasticity.validate();

@@ -81,7 +81,7 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
 bool law_coefficient(std::string_view path);
 
 // The numeric inputs of `scenario` that `options.inputs` and `options.exclude` choose, in
-// numeric_inputs order. InputError "--inputs: 'x' matches no numeric input ..." (or
+// numeric_inputs order. InputError "inputs: 'x' matches no numeric input ..." (or
 // --exclude) for a pattern that matches none, and when none is left.
 std::vector<NumericInput> chosen_inputs(const Scenario& scenario,
                                         const SensitivityAnalysisOptions& options);

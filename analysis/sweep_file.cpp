@@ -53,7 +53,7 @@ std::size_t cell_count(std::string_view line) {
 }
 
 [[noreturn]] void cannot_write(const std::string& path, int error) {
-  throw InputError("--out: cannot write " + path + ": " + std::strerror(error));
+  throw InputError("out: cannot write " + path + ": " + std::strerror(error));
 }
 
 // "pid 1234 on node7", from OUT.partial.pid, or what is known without it.
@@ -73,7 +73,7 @@ std::string owner_of(const std::string& out) {
 }
 
 [[noreturn]] void refuse_second_writer(const std::string& out) {
-  throw InputError("--out: " + partial_path(out) + " is being written by another sweep (" +
+  throw InputError("out: " + partial_path(out) + " is being written by another sweep (" +
                    owner_of(out) +
                    "): two sweeps on one --out would mix their rows; wait for it to end, or stop "
                    "it and continue with --resume");
@@ -403,11 +403,11 @@ PartialFile::PartialFile(std::string out, int fd, const std::vector<ReadFile>& i
   const std::string owner =
       "pid=" + std::to_string(::getpid()) + (host[0] ? std::string(" host=") + host : "") + "\n";
   try {
-    if (check_output(partial_owner_path(out_), "--out", inputs) == OutputKind::in_place) {
-      throw InputError("--out: " + partial_owner_path(out_) +
+    if (check_output(partial_owner_path(out_), "out", inputs) == OutputKind::in_place) {
+      throw InputError("out: " + partial_owner_path(out_) +
                        " is not a regular file (a symbolic link, device or FIFO): remove it");
     }
-    write_file_atomically(partial_owner_path(out_), owner, "--out", inputs);
+    write_file_atomically(partial_owner_path(out_), owner, "out", inputs);
   } catch (...) {
     ::close(fd_);
     throw;
@@ -450,7 +450,7 @@ PartialFile PartialFile::create(const std::string& out, std::string_view head,
     if (error == EEXIST) {
       // Another sweep created it since we looked: say whose it is.
       refuse_if_being_written(out);
-      throw InputError("--out: " + path +
+      throw InputError("out: " + path +
                        " appeared while this sweep started: is another sweep "
                        "writing the same --out? Add --resume to continue it once it has ended");
     }
@@ -504,15 +504,15 @@ void PartialFile::finish(const std::vector<ReadFile>& inputs) {
   struct stat status {};
   if (::fstat(fd_, &status) != 0) cannot_write(path_, errno);
   if (static_cast<std::uint64_t>(status.st_size) != bytes_) {
-    throw InputError("--out: " + path_ + " holds " + std::to_string(status.st_size) +
+    throw InputError("out: " + path_ + " holds " + std::to_string(status.st_size) +
                      " bytes where " + std::to_string(bytes_) +
                      " were written: did something else write to it? It is not renamed to " + out_);
   }
-  if (check_output(out_, "--out", inputs) != OutputKind::in_place) {
-    rename_into_place(path_, out_, "--out");
+  if (check_output(out_, "out", inputs) != OutputKind::in_place) {
+    rename_into_place(path_, out_, "out");
     return;
   }
-  write_file_atomically(out_, read_input_file(path_, kPartialInput), "--out", inputs);
+  write_file_atomically(out_, read_input_file(path_, kPartialInput), "out", inputs);
   // The rows are in OUT: a partial file left over would only be untidy. Removed only while it
   // is still this sweep's file (the same inode as the locked descriptor).
   struct stat mine {
@@ -541,7 +541,7 @@ void check_provenance(const std::string& path, const Provenance& found,
 
 void check_disk_space(const std::string& out, double needed_bytes, std::uint64_t free_bytes) {
   if (needed_bytes <= static_cast<double>(free_bytes)) return;
-  throw InputError("--out: " + out + " needs about " +
+  throw InputError("out: " + out + " needs about " +
                    format_quantity(needed_bytes, Unit::bytes, 3) + ", more than the " +
                    format_quantity(static_cast<double>(free_bytes), Unit::bytes, 3) +
                    " free where it goes: free some space or choose another --out "

@@ -149,7 +149,7 @@ struct PartialRows {
 PartialRows read_partial(const std::string& path, const Provenance& provenance,
                          const std::string& header);
 
-// Throws InputError "--out: OUT.partial is being written by another sweep (pid N on HOST): ..."
+// Throws InputError "out: OUT.partial is being written by another sweep (pid N on HOST): ..."
 // when a process holds OUT.partial's lock; does nothing when none does (or it does not exist).
 void refuse_if_being_written(const std::string& out);
 
@@ -161,7 +161,7 @@ class PartialFile {
   // naming its pid) or cannot be written.
   static PartialFile create(const std::string& out, std::string_view head,
                             const std::vector<ReadFile>& inputs);
-  // Opens the existing OUT.partial, locked. Throws InputError "--out: OUT.partial is being
+  // Opens the existing OUT.partial, locked. Throws InputError "out: OUT.partial is being
   // written by another sweep (pid N on HOST): ..." at once when another process holds it.
   static PartialFile open_existing(const std::string& out, const std::vector<ReadFile>& inputs);
 
@@ -191,7 +191,7 @@ class PartialFile {
 void check_provenance(const std::string& path, const Provenance& found, const Provenance& expected);
 
 // Whether the free space of the folder `out` goes in (the file system's, for an unprivileged
-// user) holds `needed_bytes`; throws InputError "--out: OUT needs about X, more than the Y free
+// user) holds `needed_bytes`; throws InputError "out: OUT needs about X, more than the Y free
 // ...: ... (--ignore-disk-space to write anyway)" when it does not. `free_bytes` is that free
 // space (free_disk_bytes of scenario/atomic_file.hpp).
 void check_disk_space(const std::string& out, double needed_bytes, std::uint64_t free_bytes);

@@ -18,7 +18,7 @@ std::string_view trim(std::string_view s) {
 }
 
 [[noreturn]] void bad_vary(const std::string& argument, const std::string& what) {
-  throw InputError("--vary " + argument + ": " + what);
+  throw InputError("vary " + argument + ": " + what);
 }
 
 void check_in_range(const SweepAxis& axis, const std::string& argument, double value) {
@@ -120,7 +120,7 @@ SweepGrid::SweepGrid(std::vector<SweepAxis> axes) : axes_(std::move(axes)) {
   for (const SweepAxis& axis : axes_) points *= static_cast<double>(axis.count);
   if (points > kMaxGridPoints) {
     std::ostringstream message;
-    message << "--vary: the grid has " << points << " points, more than 1e12 (the limit)";
+    message << "vary: the grid has " << points << " points, more than 1e12 (the limit)";
     throw InputError(message.str());
   }
   for (const SweepAxis& axis : axes_) size_ *= axis.count;
@@ -143,10 +143,10 @@ Shard parse_shard(const std::string& text) {
   };
   if (slash == std::string::npos || !number(std::string_view(text).substr(0, slash), shard.index) ||
       !number(std::string_view(text).substr(slash + 1), shard.count)) {
-    throw InputError("--shard: expected i/n with 1 <= i <= n, e.g. 2/8, got '" + text + "'");
+    throw InputError("shard: expected i/n with 1 <= i <= n, e.g. 2/8, got '" + text + "'");
   }
   if (shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
-    throw InputError("--shard: shard index out of range: expected i/n with 1 <= i <= n, got '" +
+    throw InputError("shard: shard index out of range: expected i/n with 1 <= i <= n, got '" +
                      text + "'");
   }
   return shard;

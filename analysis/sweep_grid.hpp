@@ -31,12 +31,12 @@ struct SweepAxis {
 };
 
 // Parses one --vary argument; LO and HI in the input's unit ("1M/s..1G/s:log:50"). Throws
-// InputError "--vary ARG: ..." for an unknown path, a bad number, an empty range (LO >= HI), a
+// InputError "vary ARG: ..." for an unknown path, a bad number, an empty range (LO >= HI), a
 // value out of the input's range, a log axis with LO <= 0, or a count < 2 (or > 1e9).
 SweepAxis parse_vary(const Scenario& scenario, const std::string& argument);
 
 // An axis through the given values of `path`, in order (the Python module's
-// vary={PATH: array}). Throws InputError "--vary PATH: ..." for an unknown path, no values, more
+// vary={PATH: array}). Throws InputError "vary PATH: ..." for an unknown path, no values, more
 // than 1e9, or a value out of the input's range (as parse_vary says it).
 SweepAxis listed_axis(const Scenario& scenario, const std::string& path,
                       std::vector<double> values);
@@ -59,7 +59,7 @@ struct Shard {
   std::size_t index = 1;
   std::size_t count = 1;
 };
-Shard parse_shard(const std::string& text);  // throws InputError "--shard: ..."
+Shard parse_shard(const std::string& text);  // throws InputError "shard: ..."
 
 // Points go to shards in interleaved blocks of kShardBlock consecutive points (block b to shard
 // b mod n + 1), so every shard gets an even share of every region of the grid.

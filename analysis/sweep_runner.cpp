@@ -32,7 +32,7 @@ void check_first_point(const Scenario& scenario, const SweepGrid& grid) {
     validate_scenario(first);
     (void)scenario_setup(first);
   } catch (const InputError& e) {
-    throw InputError("--vary: the grid's first point is not a valid question: " +
+    throw InputError("vary: the grid's first point is not a valid question: " +
                      std::string(e.what()));
   }
 }

@@ -60,7 +60,7 @@ struct SweepBlock {
 
 // The first point must make a valid question: a systematic mistake (varying a key that breaks
 // a rule between keys, such as one of three shares) fails here, once, rather than on every row.
-// Throws InputError "--vary: the grid's first point is not a valid question: ...".
+// Throws InputError "vary: the grid's first point is not a valid question: ...".
 void check_first_point(const Scenario& scenario, const SweepGrid& grid);
 
 class SweepRunner {

@@ -211,7 +211,7 @@ void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
       "Examples:\n"
       "  scaleopt pricing curve --hardware h200 --model deepseek-v3 --context 1K..1M\n"
       "  scaleopt pricing curve examples/gemini_200k.toml --out curve.csv\n"
-      "  scaleopt pricing curve --hardware b200 --model frontier-100b --precision fp8 --json\n"
+      "  scaleopt pricing curve --hardware b200 --price 5/h --model frontier-100b --json\n"
       "  scaleopt pricing curve examples/gemini_200k.toml --input-tokens 150K --output-tokens "
       "2K\n");
   command->callback(

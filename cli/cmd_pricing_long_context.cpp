@@ -175,7 +175,7 @@ void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
       "entry and attend the indexer's top 1024, HCA layers compress 128 and attend all.\n"
       "Examples:\n"
       "  scaleopt pricing long-context --context 1M\n"
-      "  scaleopt pricing long-context --hardware b200 --model deepseek-v3 --precision fp8\n"
+      "  scaleopt pricing long-context --hardware b200 --price 5/h --model deepseek-v3 --precision fp8\n"
       "  scaleopt pricing long-context examples/long_context_1m.toml --json\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out) { return run_long_context(*args, out); };

@@ -152,7 +152,7 @@ void add_pricing_ratio_command(CLI::App& pricing, Action& chosen) {
       "attention. A published ratio R gives the batch where the roofline's ratio is R\n"
       "(TOMS 748 on ln B).\n"
       "Examples:\n"
-      "  scaleopt pricing ratio --hardware h100-sxm --model llama3-70b --price-ratio 5\n"
+      "  scaleopt pricing ratio --hardware h100-sxm --model llama3-70b --price-ratio 8\n"
       "  scaleopt pricing ratio examples/gemini_200k.toml\n"
       "  scaleopt pricing ratio --hardware b200 --model frontier-100b --batch 64 --json\n");
   command->callback(

@@ -1,5 +1,6 @@
 #include "scaleopt/cli/flags.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -86,21 +87,71 @@ std::uint64_t parse_count_flag(std::string_view flag, const std::string& text, s
   return count;
 }
 
+namespace {
+
+// The library's parameters that have a flag, by name, replaced where they open the message
+// ("out: ...", "vary PATH: ..."). The runs' column names are replaced wherever they stand
+// ("same column as params_col"): no scenario key or English word ends in "_col", whereas
+// "input_tokens" is also a key of the scenario, listed in messages as such.
+struct ParameterFlag {
+  std::string_view parameter;
+  std::string_view flag;
+};
+bool named_anywhere(std::string_view parameter) { return parameter.ends_with("_col"); }
+constexpr ParameterFlag kParameterFlags[] = {
+    {"threads", "--threads"},
+    {"starts", "--starts"},
+    {"max_evaluations", "--max-evaluations"},
+    {"bootstrap", "--bootstrap"},
+    {"samples", "--samples"},
+    {"instances", "--instances"},
+    {"points", "--points"},
+    {"marks", "--mark"},
+    {"vary", "--vary"},
+    {"out", "--out"},
+    {"shard", "--shard"},
+    {"inputs", "--inputs"},
+    {"exclude", "--exclude"},
+    {"tornado", "--tornado"},
+    {"rank_by", "--rank-by"},
+    {"x", "--x"},
+    {"y", "--y"},
+    {"series", "--series"},
+    {"script", "--script"},
+    {"model", "--model"},
+    {"set", "--set"},
+    {"law_file", "--law-file"},
+    {"params_col", "--params-col"},
+    {"tokens_col", "--tokens-col"},
+    {"flops_col", "--flops-col"},
+    {"loss_col", "--loss-col"},
+    {"input_tokens", "--input-tokens"},
+    {"output_tokens", "--output-tokens"},
+};
+
+bool word_character(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+}  // namespace
+
 std::string flag_message(std::string message) {
-  // The counts that have a flag, by the library's parameter name.
-  constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
-      {"threads", "--threads"},
-      {"starts", "--starts"},
-      {"max_evaluations", "--max-evaluations"},
-      {"bootstrap", "--bootstrap"},
-      {"samples", "--samples"},
-      {"instances", "--instances"},
-      {"points", "--points"},
-      {"marks", "--mark"},
-  };
-  for (const auto& [parameter, flag] : kFlags) {
-    if (message.starts_with(parameter) && message.substr(parameter.size(), 2) == ": ") {
-      return std::string(flag) + message.substr(parameter.size());
+  for (const auto& [parameter, flag] : kParameterFlags) {
+    const bool opens = message.starts_with(parameter) && message.size() > parameter.size() &&
+                       (message[parameter.size()] == ':' || message[parameter.size()] == ' ');
+    if (opens) {
+      message = std::string(flag) + message.substr(parameter.size());
+      break;
+    }
+  }
+  for (const auto& [parameter, flag] : kParameterFlags) {
+    if (!named_anywhere(parameter)) continue;
+    for (std::size_t at = message.find(parameter); at != std::string::npos;
+         at = message.find(parameter, at + 1)) {
+      const std::size_t after = at + parameter.size();
+      const bool whole = (at == 0 || !word_character(message[at - 1])) &&
+                         (after == message.size() || !word_character(message[after]));
+      if (whole) message.replace(at, parameter.size(), flag);
     }
   }
   return message;

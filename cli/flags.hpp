@@ -42,10 +42,10 @@ std::uint64_t parse_count_flag(std::string_view flag, const std::string& text, s
 // digits for CLI11 to convert, and shows the range in --help.
 CLI::Validator count_check(std::uint64_t lowest, std::uint64_t highest);
 
-// A refusal by the library of a count it takes (solver/limits.hpp), which names the library's
-// parameter ("starts: at most 100 (the limit), got 1000"), as the flag the count comes from
-// ("--starts: ..."); any other message as it is. The flags check the same limits first, so this
-// only shows where a command passes on a count it did not check itself.
+// A message of the library, which names its own parameters ("starts: at most 100 (the limit),
+// got 1000", "vary PATH: ...", "same column as params_col"), with each parameter shown as the
+// flag that sets it ("--starts: ...", "--vary PATH: ...", "--params-col"); any other message as
+// it is. Python shows the same parameters as its keywords.
 std::string flag_message(std::string message);
 
 // CLI11 type names shown in --help for each unit (COUNT, BYTES, USD/H, ...).

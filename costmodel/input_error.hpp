@@ -13,7 +13,8 @@ class InputError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Prefixes a message with the field it concerns: "--params: must be positive, got -1".
+// Prefixes a message with the field it concerns: "params: must be positive, got -1" (the
+// library names its parameter; the command line shows it as the flag, cli/flags.hpp).
 inline InputError field_error(const std::string& field, const std::string& what) {
   return InputError(field + ": " + what);
 }

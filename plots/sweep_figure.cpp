@@ -108,7 +108,7 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   if (xs.values.empty()) throw InputError("sweep: no row to draw");
   for (const SweepMark& mark : text.marks) {
     if (!std::isfinite(mark.x) || !std::isfinite(mark.y)) {
-      throw InputError("--mark: the point needs finite x and y");
+      throw InputError("marks: the point needs finite x and y");
     }
     xs.add(mark.x);
     ys.add(mark.y);

@@ -171,15 +171,17 @@ SolverOptions solver_options(const std::string& algorithm, int max_evaluations, 
 SolveMethod method_of(const std::string& method) {
   if (method == "auto") return SolveMethod::automatic;
   if (method == "nlopt") return SolveMethod::nlopt;
-  throw InputError("--method: expected auto or nlopt, got '" + method + "'");
+  throw InputError("method: expected auto or nlopt, got '" + method + "'");
 }
 
 // `solve --json` of a loaded scenario.
-py::object solve(const Scenario& scenario, const SolverOptions& options) {
+py::object solve(const Scenario& scenario, const SolverOptions& options,
+                 const std::string& method) {
+  const SolveMethod chosen = method_of(method);
   const report::Json json = interruptible([&](const StopCheck& stop) {
     SolverOptions stoppable = options;
     stoppable.stop = stop;
-    const QuestionSolution solution = solve_scenario(scenario, stoppable);
+    const QuestionSolution solution = solve_scenario(scenario, stoppable, chosen);
     return report::solution_json(scenario, *scenario.law, solution);
   });
   return to_python(json);
@@ -242,11 +244,10 @@ struct SweepColumns {
 // points, the varied inputs, the answer's numbers), 1 for each int8 code (status, algorithm),
 // and 8 for the row's index in the list of points solved. Refused above in_memory_limit_bytes
 // (solver/limits.hpp) before anything is allocated: a grid of 10^9 points asks for ~300 GB.
-void check_frame_bytes(const SweepGrid& grid, const Shard& shard, ProblemKind kind) {
+void check_frame_bytes(const SweepGrid& grid, const Shard& shard, const AnswerLayout& layout) {
   double numbers = 2.0 + static_cast<double>(grid.axes().size()), codes = 0.0;
-  for (const std::string& name : summary_columns(kind)) {
-    const bool text = name.ends_with("status") || name.ends_with("algorithm");
-    (text ? codes : numbers) += 1.0;
+  for (const AnswerFieldKind kind : summary_column_kinds(layout)) {
+    (kind == AnswerFieldKind::number ? numbers : codes) += 1.0;
   }
   const double rows = static_cast<double>(shard_points(grid.size(), shard));
   const double bytes = rows * (8.0 * numbers + codes + 8.0);
@@ -266,7 +267,7 @@ void check_frame_bytes(const SweepGrid& grid, const Shard& shard, ProblemKind ki
 py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::string, AxisSpec>>& vary,
                 int threads, const SolverOptions& solver, const std::string& method,
                 long long shard_index, long long shard_count) {
-  if (vary.empty()) throw InputError("--vary: give at least one PATH=LO..HI");
+  if (vary.empty()) throw InputError("vary: give at least one PATH=LO..HI");
   std::vector<SweepAxis> axes;
   for (const auto& [path, spec] : vary) {
     if (const auto* range = std::get_if<std::string>(&spec)) {
@@ -276,7 +277,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
     }
   }
   if (shard_count < 1 || shard_index < 1 || shard_index > shard_count) {
-    throw InputError("--shard: shard index out of range: expected i/n with 1 <= i <= n, got '" +
+    throw InputError("shard: shard index out of range: expected i/n with 1 <= i <= n, got '" +
                      std::to_string(shard_index) + "/" + std::to_string(shard_count) + "'");
   }
   const SweepGrid grid(std::move(axes));
@@ -292,7 +293,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   options.method = method_of(method);
   const SweepRunner runner(scenario, grid, options);
   const Shard shard{static_cast<std::size_t>(shard_index), static_cast<std::size_t>(shard_count)};
-  check_frame_bytes(grid, shard, runner.kind());
+  check_frame_bytes(grid, shard, runner.layout());
   const std::vector<std::size_t> points = shard_point_list(grid.size(), shard);
   const auto rows = static_cast<py::ssize_t>(points.size());
 
@@ -410,14 +411,20 @@ PYBIND11_MODULE(_scaleopt, m) {
   py::class_<ScenarioDocument>(m, "ScenarioDocument",
                                "A scenario file's text, read once: scenarios with overrides are "
                                "made from it without reading the file again.")
-      .def("load", &ScenarioDocument::load, py::arg("overrides"))
+      .def(
+          "load",
+          [](const ScenarioDocument& document, const std::vector<std::string>& overrides) {
+            return document.load(overrides);
+          },
+          py::arg("overrides"))
       .def_property_readonly("file", &ScenarioDocument::file)
       .def_property_readonly("text", &ScenarioDocument::text);
   m.def("read_document", &ScenarioDocument::read, py::arg("path"));
   py::class_<SolverOptions>(m, "SolverOptions");
   m.def("solver_options", &solver_options, py::arg("algorithm"), py::arg("max_evaluations"),
         py::arg("starts"), py::arg("kkt_tolerance"), py::arg("polish"));
-  m.def("solve", &scaleopt::python::solve, py::arg("scenario"), py::arg("options"));
+  m.def("solve", &scaleopt::python::solve, py::arg("scenario"), py::arg("options"),
+        py::arg("method"));
   m.def("run_command", &run_command, py::arg("args"), py::arg("runs") = py::none());
   // A count given as a keyword, against the library's limit for it (solver/limits.hpp):
   // InputError naming it. An int too large for a double is above every limit.

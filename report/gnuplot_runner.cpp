@@ -69,7 +69,7 @@ std::string run_gnuplot(const plots::Figure& figure, plots::FigureFormat format,
 
 // Creates DIRECTORY unless it is there already; returns whether it was created.
 bool make_script_directory(const std::string& directory) {
-  if (directory.empty()) throw InputError("--script: empty directory name");
+  if (directory.empty()) throw InputError("script: empty directory name");
   if (::mkdir(directory.c_str(), 0755) == 0) return true;
   const int error = errno;
   struct stat status {};
@@ -77,13 +77,13 @@ bool make_script_directory(const std::string& directory) {
     return false;
   }
   if (error == EEXIST)
-    throw InputError("--script: " + directory + " exists and is not a directory");
+    throw InputError("script: " + directory + " exists and is not a directory");
   if (error == ENOENT) {
-    throw InputError("--script: cannot create " + directory +
+    throw InputError("script: cannot create " + directory +
                      ": its parent directory does not exist (only the last directory of the path "
                      "is created)");
   }
-  throw InputError("--script: cannot create " + directory + ": " + std::strerror(error));
+  throw InputError("script: cannot create " + directory + ": " + std::strerror(error));
 }
 
 }  // namespace
@@ -133,9 +133,9 @@ std::vector<std::string> write_figure_script(const plots::Figure& figure,
   for (const plots::DataFile& data : figure.data) written.push_back((base / data.name).string());
   try {
     write_file_atomically(written.front(), plots::gnuplot_script(figure, format, output),
-                          "--script", inputs);
+                          "script", inputs);
     for (std::size_t i = 0; i < figure.data.size(); ++i) {
-      write_file_atomically(written[i + 1], figure.data[i].text, "--script", inputs);
+      write_file_atomically(written[i + 1], figure.data[i].text, "script", inputs);
     }
   } catch (const InputError&) {
     if (created) {

@@ -24,7 +24,7 @@ ProcessOptions gnuplot_process_options();
 // of `inputs`). Returns what gnuplot printed (its warnings; empty when all went well). Throws
 // InputError naming `flag` for an unwritable target, or quoting gnuplot when it fails.
 std::string draw_figure(const plots::Figure& figure, const std::string& out,
-                        const std::vector<ReadFile>& inputs, std::string_view flag = "--out");
+                        const std::vector<ReadFile>& inputs, std::string_view flag = "out");
 
 // The SVG text of `figure` (for the HTML report), drawn in a temporary directory.
 std::string figure_svg(const plots::Figure& figure);

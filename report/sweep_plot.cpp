@@ -94,7 +94,7 @@ plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
   };
   const std::string x = choice.x.empty() ? header.inputs.front() : choice.x;
   if (!is_input(x)) {
-    throw InputError("--x: '" + x + "' is not an input varied by " + csv + " (" +
+    throw InputError("x: '" + x + "' is not an input varied by " + csv + " (" +
                      list(header.inputs) + ")");
   }
   std::optional<std::string> series;
@@ -107,13 +107,13 @@ plots::Figure sweep_of(const std::string& csv, const SweepChoice& choice) {
     }
   } else if (choice.series != "none") {
     if (!is_input(choice.series) || choice.series == x) {
-      throw InputError("--series: '" + choice.series + "' is not another input varied by " + csv +
+      throw InputError("series: '" + choice.series + "' is not another input varied by " + csv +
                        " (" + list(header.inputs) + "), or none");
     }
     series = choice.series;
   }
   if (std::find(header.columns.begin(), header.columns.end(), choice.y) == header.columns.end()) {
-    throw InputError("--y: no column '" + choice.y + "' in " + csv + " (e.g. params, " +
+    throw InputError("y: no column '" + choice.y + "' in " + csv + " (e.g. params, " +
                      "pretrain_tokens, loss, cost.total.usd, over_chinchilla)");
   }
   const std::vector<SweepRow> rows = read_sweep_rows(file_text, csv, x, choice.y, series);

@@ -38,7 +38,7 @@ inline constexpr InputKind kFigureInput{"a figure drawn by gnuplot", std::size_t
 inline constexpr std::chrono::milliseconds kInputSilence{60'000};
 
 // The whole text of `path`. Throws InputError, naming `flag` first when one is given
-// ("--law-file: PATH: ..."), else "PATH: ...": "cannot open the file (reason)", "is a
+// ("law_file: PATH: ..."), else "PATH: ...": "cannot open the file (reason)", "is a
 // directory, not a file", "larger than 4 MiB, the limit for a scenario or law file (TOML)",
 // "no data for 60 s", "cannot read (reason)".
 std::string read_input_file(const std::string& path, const InputKind& kind,

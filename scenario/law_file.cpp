@@ -138,8 +138,8 @@ std::optional<LossLaw> scenario_law(const std::string& file, const toml::table& 
   std::optional<LossLaw> base;
   std::string base_name;
   if (!source.law_file.empty()) {
-    base = read_law_file(source.law_file, "--law-file");
-    base_name = "--law-file " + source.law_file;
+    base = read_law_file(source.law_file, "law_file");
+    base_name = "law_file " + source.law_file;
   }
   const toml::node* node = document.get("law");
   if (!node) return base;

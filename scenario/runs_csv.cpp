@@ -67,21 +67,21 @@ double read_cell(const std::string& path, int line, const Column& column, const 
 }  // namespace
 
 void RunsCsvColumns::validate() const {
-  if (params.empty()) throw InputError("--params-col: required (the column of model sizes N)");
-  if (loss.empty()) throw InputError("--loss-col: required (the column of final losses)");
+  if (params.empty()) throw InputError("params_col: required (the column of model sizes N)");
+  if (loss.empty()) throw InputError("loss_col: required (the column of final losses)");
   if (tokens.empty() == flops.empty()) {
     throw InputError(
-        "give exactly one of --tokens-col (training tokens D) and --flops-col (training compute "
+        "give exactly one of tokens_col (training tokens D) and flops_col (training compute "
         "C = 6 N D)");
   }
   const std::string& data = tokens.empty() ? flops : tokens;
-  const char* data_flag = tokens.empty() ? "--flops-col" : "--tokens-col";
-  if (params == loss) throw InputError("--loss-col: same column as --params-col ('" + loss + "')");
+  const char* data_flag = tokens.empty() ? "flops_col" : "tokens_col";
+  if (params == loss) throw InputError("loss_col: same column as params_col ('" + loss + "')");
   if (data == params) {
-    throw InputError(std::string(data_flag) + ": same column as --params-col ('" + data + "')");
+    throw InputError(std::string(data_flag) + ": same column as params_col ('" + data + "')");
   }
   if (data == loss) {
-    throw InputError(std::string(data_flag) + ": same column as --loss-col ('" + data + "')");
+    throw InputError(std::string(data_flag) + ": same column as loss_col ('" + data + "')");
   }
 }
 
@@ -93,10 +93,10 @@ template <class OpenReader>
 RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenReader open) {
   columns.validate();
   const bool from_flops = columns.tokens.empty();
-  const Column wanted[3] = {{&columns.params, "--params-col", Unit::count},
+  const Column wanted[3] = {{&columns.params, "params_col", Unit::count},
                             {from_flops ? &columns.flops : &columns.tokens,
-                             from_flops ? "--flops-col" : "--tokens-col", Unit::count},
-                            {&columns.loss, "--loss-col", Unit::number}};
+                             from_flops ? "flops_col" : "tokens_col", Unit::count},
+                            {&columns.loss, "loss_col", Unit::number}};
   RunsCsv result;
   try {
     const std::unique_ptr<Reader> reader = open();

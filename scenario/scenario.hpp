@@ -56,7 +56,7 @@ struct Scenario : LifetimeInputs {
 
 // Reads and validates a scenario file. `overrides` are "--set KEY=VALUE" arguments, applied to
 // the document before it is read, so that they are validated like the file itself (errors
-// name "--set"). `law_source` says where else the law may come from (--law-file, and whether
+// name "set"). `law_source` says where else the law may come from (--law-file, and whether
 // law.file may name a file: scenario/law_file.hpp). Throws InputError "FILE:LINE: KEY: what is
 // wrong" for bad input.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},

@@ -64,7 +64,7 @@ KeyKind override_kind(const std::string& path) {
 void apply_override(TomlDocument& document, const std::string& argument) {
   const auto equals = argument.find('=');
   if (equals == std::string::npos || trim(argument.substr(0, equals)).empty()) {
-    throw InputError("set: expected KEY=VALUE, e.g. set inference.rate=100M/s, got " +
+    throw InputError("set: expected KEY=VALUE, e.g. inference.rate=100M/s, got " +
                      quoted_input(argument));
   }
   const std::string path(trim(std::string_view(argument).substr(0, equals)));

@@ -107,9 +107,9 @@ std::string location(const std::string& file, const toml::node& node) {
   const auto& source = node.source();
   const auto line = source.begin.line;
   // A value parsed from another document, e.g. a --set override: name that document. Those
-  // named after a flag ("--set") are one line long, so no line number is given.
+  // named after a parameter ("set") are one line long, so no line number is given.
   if (source.path && !source.path->empty() && *source.path != file) {
-    if (source.path->starts_with("--") || line == 0) return *source.path;
+    if (*source.path == "set" || line == 0) return *source.path;
     return *source.path + ":" + std::to_string(line);
   }
   if (line == 0) return file;

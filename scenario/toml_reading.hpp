@@ -13,7 +13,7 @@
 
 namespace scaleopt {
 
-// A parsed document and the name it is reported under (its path, or "--set" for overrides).
+// A parsed document and the name it is reported under (its path, or "set" for overrides).
 struct TomlDocument {
   toml::table table;
   std::string file;

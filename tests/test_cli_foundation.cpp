@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
+#include "help_examples.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 
 using namespace scaleopt;
@@ -118,5 +119,13 @@ TEST_CASE("bad input: one line on stderr, exit 2, nothing on stdout", "[cli]") {
 TEST_CASE("--help exits 0 and teaches by example", "[cli]") {
   const CliRun run = run_cli({"optimal", "--help"});
   CHECK(run.status == 0);
-  CHECK_THAT(run.out, Catch::Contains("Examples:") && Catch::Contains("--tokens-per-param"));
+  // Every example runs as printed, and one shows the rule of thumb's flag.
+  const auto examples = help_examples(run.out, "never written");
+  CHECK(examples.size() >= 3);
+  for (const auto& args : examples) {
+    const CliRun ran = run_cli(args);
+    INFO(ran.err);
+    CHECK(ran.status == 0);
+  }
+  CHECK_THAT(run.out, Catch::Contains("  scaleopt optimal --compute 5.76e23 --tokens-per-param 20"));
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "help_examples.hpp"
 #include "file_text.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scenario_error.hpp"
@@ -200,7 +201,16 @@ TEST_CASE("every pricing subcommand has --help with examples", "[cli][pricing]")
     INFO(sub);
     const CliRun run = run_cli({"pricing", sub, "--help"});
     CHECK(run.status == 0);
-    CHECK_THAT(run.out, Catch::Contains("Examples:"));
+    // Each example runs as printed (some print several, each a different use).
+    const TempDir folder("pricing_help_examples");
+    const auto examples = help_examples(run.out, folder.file("out.csv"));
+    CHECK(examples.size() >= 2);
+    for (const auto& example_args : examples) {
+      const CliRun ran = run_cli(example_args);
+      INFO(example_args[1] << " " << (example_args.size() > 2 ? example_args[2] : "") << ": "
+                           << ran.err);
+      CHECK(ran.status == 0);
+    }
   }
   const CliRun typo = run_cli({"pricing", "curv"});
   CHECK(is_one_line_error(typo));

@@ -138,7 +138,7 @@ TEST_CASE("the library refuses a count above its limit, naming the parameter", "
   }
 }
 
-TEST_CASE("the command line names the flag of a count the library refused", "[limits][cli]") {
+TEST_CASE("the command line names the flag of a parameter the library refused", "[limits][cli]") {
   CHECK(cli::flag_message("starts: at most 100 (the limit), got 1000") ==
         "--starts: at most 100 (the limit), got 1000");
   CHECK(cli::flag_message("max_evaluations: at most 1e6 (the limit), got 2000000") ==
@@ -149,6 +149,18 @@ TEST_CASE("the command line names the flag of a count the library refused", "[li
   CHECK(cli::flag_message("q.toml:3: inference.rate: must be positive") ==
         "q.toml:3: inference.rate: must be positive");
   CHECK(cli::flag_message("startsafter: x") == "startsafter: x");
+  // The parameters the library's other refusals open with, and a runs column named mid-text.
+  CHECK(cli::flag_message("vary training.mfu: must be in (0, 1], got 2") ==
+        "--vary training.mfu: must be in (0, 1], got 2");
+  CHECK(cli::flag_message("out: s.csv needs about 5GB") == "--out: s.csv needs about 5GB");
+  CHECK(cli::flag_message("set infrence.rate: unknown key") == "--set infrence.rate: unknown key");
+  CHECK(cli::flag_message("tokens_col: same column as params_col ('N')") ==
+        "--tokens-col: same column as --params-col ('N')");
+  // A scenario key that is also a parameter's name stays a key where it does not open the
+  // message, and a longer word that merely contains a column's name is left alone.
+  CHECK(cli::flag_message("f.toml:7: known keys: requests, input_tokens, output_tokens") ==
+        "f.toml:7: known keys: requests, input_tokens, output_tokens");
+  CHECK(cli::flag_message("x: not params_colour") == "--x: not params_colour");
   // The flags still check first, with the same limit and the value as typed.
   const CliRun run = run_cli({"solve", example("sardana_cost.toml"), "--starts", "1e9"});
   CHECK(is_one_line_error(run));

@@ -69,17 +69,17 @@ TEST_CASE("malformed CSV files are refused with the file, the line and the colum
         ragged_long.path() + ":2: ragged row: more cells than the header has columns");
   const TempFile text("text.csv", header + "1e9,2e10,2.5\n1e9,2e10,abc\n");
   CHECK_THAT(error_reading(text.path()),
-             Catch::StartsWith(text.path() + ":3: column 'loss' (--loss-col): cannot read 'abc'"));
+             Catch::StartsWith(text.path() + ":3: column 'loss' (loss_col): cannot read 'abc'"));
   const TempFile empty_cell("empty_cell.csv", header + "1e9,,2.5\n");
   CHECK_THAT(
       error_reading(empty_cell.path()),
-      Catch::StartsWith(empty_cell.path() + ":2: column 'D' (--tokens-col): cannot read ''"));
+      Catch::StartsWith(empty_cell.path() + ":2: column 'D' (tokens_col): cannot read ''"));
   const TempFile zero("zero.csv", header + "1e9,2e10,2.5\n\n0,2e10,2.5\n");
   CHECK(error_reading(zero.path()) ==
-        zero.path() + ":4: column 'N' (--params-col): must be positive, got 0");
+        zero.path() + ":4: column 'N' (params_col): must be positive, got 0");
   const TempFile negative("negative.csv", header + "1e9,2e10,-2.5\n");
   CHECK(error_reading(negative.path()) ==
-        negative.path() + ":2: column 'loss' (--loss-col): must be positive, got -2.5");
+        negative.path() + ":2: column 'loss' (loss_col): must be positive, got -2.5");
   const TempFile infinite("infinite.csv", header + "1e9,inf,2.5\n");
   CHECK_THAT(error_reading(infinite.path()), Catch::StartsWith(infinite.path() + ":2: column 'D'"));
   const TempFile quote("quote.csv", header + "1e9,\"2e10,2.5\n");
@@ -89,7 +89,7 @@ TEST_CASE("malformed CSV files are refused with the file, the line and the colum
 TEST_CASE("headers without the named columns, and empty files, are refused", "[csv]") {
   const TempFile missing("missing.csv", "N,tokens,loss\n1e9,2e10,2.5\n");
   CHECK(error_reading(missing.path()) ==
-        missing.path() + ":1: no column 'D' (named by --tokens-col) in the header");
+        missing.path() + ":1: no column 'D' (named by tokens_col) in the header");
   const TempFile twice("twice.csv", "N,D,loss,D\n1e9,2e10,2.5,1\n");
   CHECK(error_reading(twice.path()) == twice.path() + ":1: column 'D' appears twice in the header");
   const TempFile empty("empty.csv", "");
@@ -108,15 +108,15 @@ TEST_CASE("headers without the named columns, and empty files, are refused", "[c
 TEST_CASE("column flags must name three different columns", "[csv]") {
   const TempFile file("flags.csv", "N,D,C,loss\n1e9,2e10,1.2e20,2.5\n");
   CHECK(error_reading(file.path(), {.params = "N", .tokens = "D", .flops = "C", .loss = "loss"}) ==
-        "give exactly one of --tokens-col (training tokens D) and --flops-col (training compute "
+        "give exactly one of tokens_col (training tokens D) and flops_col (training compute "
         "C = 6 N D)");
   CHECK_THAT(error_reading(file.path(), {.params = "N", .tokens = "", .flops = "", .loss = "loss"}),
-             Catch::StartsWith("give exactly one of --tokens-col"));
+             Catch::StartsWith("give exactly one of tokens_col"));
   CHECK(error_reading(file.path(), {.params = "", .tokens = "D", .flops = "", .loss = "loss"}) ==
-        "--params-col: required (the column of model sizes N)");
+        "params_col: required (the column of model sizes N)");
   CHECK(error_reading(file.path(), {.params = "N", .tokens = "N", .flops = "", .loss = "loss"}) ==
-        "--tokens-col: same column as --params-col ('N')");
+        "tokens_col: same column as params_col ('N')");
   CHECK(
       error_reading(file.path(), {.params = "N", .tokens = "", .flops = "loss", .loss = "loss"}) ==
-      "--flops-col: same column as --loss-col ('loss')");
+      "flops_col: same column as loss_col ('loss')");
 }

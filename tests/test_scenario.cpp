@@ -102,7 +102,7 @@ TEST_CASE("a scenario defines and overrides chips", "[scenario]") {
   CHECK(*s.training.chip.usd_per_hour == 2.5);
 }
 
-TEST_CASE("overrides from --set apply before reading, and their errors name --set", "[scenario]") {
+TEST_CASE("overrides apply before reading, and their errors name the parameter set", "[scenario]") {
   const std::string rate_form =
       "[architecture]\npreset = \"llama3-70b\"\n[inference]\noutput_fraction = 0.25\n";
   const Scenario s =
@@ -117,14 +117,14 @@ TEST_CASE("overrides from --set apply before reading, and their errors name --se
         "s.toml: inference.rate: give the demand either as tokens or as rate and duration, not "
         "both");
   CHECK(error_of(kMinimal, {"training.mfu=1.5"}) ==
-        "--set: training.mfu: must be in (0, 1], got 1.5");
+        "set: training.mfu: must be in (0, 1], got 1.5");
   CHECK(error_of(kMinimal, {"infrence.rate=1"}) ==
-        "--set infrence.rate: unknown key (did you mean 'inference.rate'?); see "
+        "set infrence.rate: unknown key (did you mean 'inference.rate'?); see "
         "docs/scenario.md or 'scaleopt cost --keys'");
   CHECK(error_of(kMinimal, {"inference.rate"}) ==
-        "--set: expected KEY=VALUE, e.g. --set inference.rate=100M/s, got 'inference.rate'");
+        "set: expected KEY=VALUE, e.g. inference.rate=100M/s, got 'inference.rate'");
   CHECK(error_of(kMinimal, {"inference.attention_flops=yes"}) ==
-        "--set inference.attention_flops: expected true or false, got 'yes'");
+        "set inference.attention_flops: expected true or false, got 'yes'");
   // A chip field and a law coefficient go through the same path.
   const Scenario chip = load_scenario_text(kMinimal, "s.toml", {"hardware.h100-sxm.hbm=96GB"});
   CHECK(chip.serving.chip.hbm_bytes == 96e9);

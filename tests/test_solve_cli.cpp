@@ -203,6 +203,13 @@ TEST_CASE("a typed decode MFU far from the roofline's is warned about", "[solve]
 TEST_CASE("the frontier table tells the story in one screen", "[solve]") {
   const CliRun run = run_cli({"solve", example("frontier_100x.toml")});
   REQUIRE(run.status == 0);
+  // The served tokens from the scenario's own figures, by hand: 50M tokens/s for two months of
+  // a Julian year (2 x 365.25 / 12 days) is 2.6298e14, printed to 3 digits.
+  constexpr double kServedTokens = 50e6 * 2.0 * 365.25 / 12.0 * 86400.0;
+  static_assert(kServedTokens > 2.6295e14 && kServedTokens < 2.6300e14);
+  const CliRun json = solve_json("frontier_100x.toml", {});
+  REQUIRE(json.status == 0);
+  CHECK(json.json()["inference_tokens"].get<double>() == Approx(kServedTokens).epsilon(1e-12));
   CHECK_THAT(run.out, Catch::Contains("inference tokens") && Catch::Contains("263T") &&
                           Catch::Contains("over Chinchilla") && Catch::Contains("131.5x") &&
                           Catch::Contains("heuristic overpays") &&

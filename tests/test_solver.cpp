@@ -130,12 +130,38 @@ TEST_CASE("invalid options name the field", "[solver]") {
   CHECK_THROWS_WITH(minimize(ProjectionProblem{}, options), Catch::Contains("unknown NLopt"));
 }
 
+// A double well tilted to the left: f(x) = 10 (x^2 - 1)^2 + 0.3 x on [-2, 2], stationary where
+// 40x^3 - 40x + 0.3 = 0: minima near -1.004 (the lower, f ~ -0.30) and 0.996 (f ~ 0.30), the
+// maximum between them near 0.0075. From 1 (slope 0.3) NLopt stays in the right-hand well.
+class DoubleWellProblem : public Problem {
+ public:
+  std::size_t dimension() const override { return 1; }
+  std::vector<double> lower_bounds() const override { return {-2}; }
+  std::vector<double> upper_bounds() const override { return {2}; }
+  std::vector<double> start() const override { return {1.0}; }
+  double objective(std::span<const double> x, std::span<double> g) const override {
+    if (!g.empty()) g[0] = slope(x[0]);
+    return 10 * (x[0] * x[0] - 1) * (x[0] * x[0] - 1) + 0.3 * x[0];
+  }
+  static double slope(double x) { return 40 * x * x * x - 40 * x + 0.3; }
+};
+
 TEST_CASE("several starts keep the best verified answer", "[solver]") {
   SolverOptions options;
-  options.starts = 4;
-  const SolveResult r = minimize(ProjectionProblem{}, options);
-  REQUIRE(r.status == Status::converged);
-  CHECK(r.x[0] == Approx(1.0).margin(1e-12));
+  options.starts = 1;
+  const SolveResult one = minimize(DoubleWellProblem{}, options);
+  REQUIRE(one.status == Status::converged);
+  CHECK(one.x[0] > 0.99);  // the right-hand well: a local minimum, verified as such
+  // The starts move x by +1, -1, +2, -2 (clamped to the bounds): 0 slopes down to the left,
+  // -1 lies in the left-hand well. The best of the five is kept, found by a start after the
+  // first.
+  options.starts = 5;
+  const SolveResult five = minimize(DoubleWellProblem{}, options);
+  REQUIRE(five.status == Status::converged);
+  CHECK(five.x[0] < -1.0);
+  CHECK(std::abs(DoubleWellProblem::slope(five.x[0])) < 1e-9);
+  CHECK(five.objective < one.objective - 0.55);
+  CHECK_THAT(five.message, Catch::Contains("; start "));
 }
 
 TEST_CASE("TOMS 748 finds a bracketed root and reports a missing sign change", "[solver]") {

@@ -312,7 +312,7 @@ TEST_CASE("sweep: larger than the free disk, refused before a byte is written", 
   // The library's check, with an injected free space: both figures in the message.
   CHECK_NOTHROW(scaleopt::check_disk_space("s.csv", 1e6, 2'000'000));
   CHECK_THROWS_WITH(scaleopt::check_disk_space("s.csv", 5.18e11, 12'300'000'000),
-                    Catch::Contains("--out: s.csv needs about 518GB, more than the 12.3GB free") &&
+                    Catch::Contains("out: s.csv needs about 518GB, more than the 12.3GB free") &&
                         Catch::Contains("--ignore-disk-space"));
   // A grid of 10^12 points (~500 TB) on this machine's disk.
   const TempDir dir("sweep_disk");

@@ -91,7 +91,7 @@ std::vector<AttentionVariant> attention_variants(const Architecture& base,
                                                  const VariantOptions& o) {
   o.validate("--");
   if (!base.has_shape()) {
-    throw InputError("--model: " + base.name +
+    throw InputError("model: " + base.name +
                      " has no shape (layers, heads, head_dim): the attention variants need one");
   }
   const bool own_sparse = base.sparse_top_k > 0.0;

@@ -40,7 +40,7 @@ struct RequestCost {
 // serving_plan with the context reached). Fields of the setup are named with `prefix`.
 RequestCost request_cost(const Roofline& roofline, const ServingSetup& setup, double input_tokens,
                          double output_tokens, std::string_view prefix,
-                         std::string_view input_flag = "--input-tokens",
-                         std::string_view output_flag = "--output-tokens");
+                         std::string_view input_flag = "input_tokens",
+                         std::string_view output_flag = "output_tokens");
 
 }  // namespace scaleopt

@@ -164,10 +164,20 @@ def _command(command: Sequence[str], positional: Sequence[str] = (), runs=None,
     args.append("--json")
     status, json, text, error = _scaleopt.run_command(args, runs)
     if status == 2:
-        raise InputError(_message(error))
+        raise InputError(_keyword_message(_message(error), flags))
     if json is None:
         raise NotConverged(text.strip() or _message(error))
     return json
+
+
+def _keyword_message(message: str, keywords) -> str:
+    """The command line's message with the flags this call set shown as its keywords:
+    "--rank-by: unknown output" -> "rank_by: unknown output"."""
+    for name in keywords:
+        flag = _flag(name)
+        if message.startswith(flag) and message[len(flag):len(flag) + 1] in (":", " "):
+            return name + message[len(flag):]
+    return message
 
 
 def _message(error: str) -> str:
@@ -342,14 +352,17 @@ def solve(
     scenario: Union[str, os.PathLike, Scenario],
     set: Optional[Mapping[str, Quantity]] = None,
     *,
+    method: str = "auto",
     solver: dict,
 ) -> dict:
     """A scenario's question solved (``scaleopt solve --json``): a path or a loaded
-    :class:`Scenario`, with overrides as ``--set``. An answer that did not converge is returned
-    with its ``status``, as the command prints it."""
+    :class:`Scenario`, with overrides as ``--set``. ``method``: "auto" takes the 1-D Newton fast
+    path where it applies (as ``sweep`` does), "nlopt" NLopt always; both return the full
+    answer. An answer that did not converge is returned with its ``status``, as the command
+    prints it."""
     loaded = _loaded(scenario, set)
     return _scaleopt.solve(
-        loaded._native, _solver(solver)
+        loaded._native, _solver(solver), _string("method", method)
     )
 
 

@@ -63,6 +63,7 @@ def solve(
     scenario: ScenarioLike,
     set: Optional[Mapping[str, Quantity]] = ...,
     *,
+    method: str = ...,
     algorithm: str = ...,
     max_evaluations: int = ...,
     starts: int = ...,
