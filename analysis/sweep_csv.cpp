@@ -69,9 +69,7 @@ std::vector<SweepRow> read_sweep_rows(const std::string& text, const std::string
                                       const std::string& x, const std::string& y,
                                       const std::optional<std::string>& series) {
   auto flag_of = [&](const std::string& column) {
-    return column == x   ? std::string("x")
-           : column == y ? std::string("y")
-                         : std::string("series");
+    return column == x ? std::string("x") : column == y ? std::string("y") : std::string("series");
   };
   std::vector<SweepRow> rows;
   // An empty string may hold a null pointer, which the parser would pass to memcpy.
@@ -84,8 +82,7 @@ std::vector<SweepRow> read_sweep_rows(const std::string& text, const std::string
       char *cx = nullptr, *cy = nullptr, *cs = nullptr, *status = nullptr;
       while (reader.read_row(cx, cy, cs, status)) {
         const int line = static_cast<int>(reader.get_file_line());
-        rows.push_back({read_number(path, line, x, "x", cx),
-                        read_number(path, line, y, "y", cy),
+        rows.push_back({read_number(path, line, x, "x", cx), read_number(path, line, y, "y", cy),
                         read_number(path, line, *series, "series", cs), status});
       }
     } else {
@@ -94,8 +91,8 @@ std::vector<SweepRow> read_sweep_rows(const std::string& text, const std::string
       char *cx = nullptr, *cy = nullptr, *status = nullptr;
       while (reader.read_row(cx, cy, status)) {
         const int line = static_cast<int>(reader.get_file_line());
-        rows.push_back({read_number(path, line, x, "x", cx),
-                        read_number(path, line, y, "y", cy), NAN, status});
+        rows.push_back({read_number(path, line, x, "x", cx), read_number(path, line, y, "y", cy),
+                        NAN, status});
       }
     }
   } catch (const io::error::base& error) {

@@ -541,8 +541,8 @@ void check_provenance(const std::string& path, const Provenance& found,
 
 void check_disk_space(const std::string& out, double needed_bytes, std::uint64_t free_bytes) {
   if (needed_bytes <= static_cast<double>(free_bytes)) return;
-  throw InputError("out: " + out + " needs about " +
-                   format_quantity(needed_bytes, Unit::bytes, 3) + ", more than the " +
+  throw InputError("out: " + out + " needs about " + format_quantity(needed_bytes, Unit::bytes, 3) +
+                   ", more than the " +
                    format_quantity(static_cast<double>(free_bytes), Unit::bytes, 3) +
                    " free where it goes: free some space or choose another --out "
                    "(--ignore-disk-space writes anyway)");

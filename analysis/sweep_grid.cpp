@@ -23,9 +23,7 @@ std::string_view trim(std::string_view s) {
 
 void check_in_range(const SweepAxis& axis, const std::string& argument, double value) {
   if (!axis.input.range().contains(value)) {
-    std::ostringstream message;
-    message << "must be " << axis.input.range().describe() << ", got " << value;
-    bad_vary(argument, message.str());
+    bad_vary(argument, axis.input.range().refusal(value, axis.input.path()));
   }
 }
 

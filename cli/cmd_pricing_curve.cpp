@@ -164,9 +164,15 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   summary.row("critical batch B*", format_quantity(curve.critical_batch, Unit::number, 4),
               "weights amortised above it");
   summary.row("crossover S*", context_text(curve.crossover_context),
-              "large batch: flat below, slope = KV term above");
+              std::isfinite(curve.crossover_context)
+                  ? "large batch: flat below, slope = KV term above"
+                  : "no context makes decode memory-bound at every batch: a large enough batch "
+                    "turns it compute-bound");
   summary.row("knee", context_text(curve.knee_context),
-              "best batch: HBM fills before decode turns compute-bound");
+              std::isfinite(curve.knee_context)
+                  ? "best batch: above it HBM fills before decode turns compute-bound"
+                  : "at the best batch decode turns compute-bound before HBM fills, at every "
+                    "context up to 1e12 tokens");
   summary.row("KV per token", format_quantity(cached_bytes_per_token(roofline), Unit::bytes, 4));
   if (inputs.prices) {
     summary.row("price list", inputs.prices->name.empty() ? "[pricing]" : inputs.prices->name,

@@ -35,7 +35,9 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   if (flags.scenario.empty()) {
     if (flags.model.empty()) {
       flags.model = "deepseek-v3.2";
-      defaults.push_back("--model deepseek-v3.2 (DeepSeek Sparse Attention: each query reads the 2,048 entries its indexer picks)");
+      defaults.push_back(
+          "--model deepseek-v3.2 (DeepSeek Sparse Attention: each query reads the 2,048 entries "
+          "its indexer picks)");
     }
     if (flags.hardware.empty()) {
       flags.hardware = "h200";
@@ -175,7 +177,8 @@ void add_pricing_long_context_command(CLI::App& pricing, Action& chosen) {
       "entry and attend the indexer's top 1024, HCA layers compress 128 and attend all.\n"
       "Examples:\n"
       "  scaleopt pricing long-context --context 1M\n"
-      "  scaleopt pricing long-context --hardware b200 --price 5/h --model deepseek-v3 --precision fp8\n"
+      "  scaleopt pricing long-context --hardware b200 --price 5/h --model deepseek-v3 --precision "
+      "fp8\n"
       "  scaleopt pricing long-context examples/long_context_1m.toml --json\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out) { return run_long_context(*args, out); };

@@ -137,6 +137,7 @@ void add_pricing_ratio_command(CLI::App& pricing, Action& chosen) {
       "ratio", "Output/input cost ratio from the roofline, and the batch a price ratio implies");
   auto args = std::make_shared<RatioArgs>();
   add_serving_flags(*command, args->serving, /*with_scenario=*/true);
+  args->serving.price_cancels = true;  // a ratio of chip-times: no dollars printed
   command->add_option("--context", args->context, "Context: tokens in each sequence's KV cache")
       ->type_name("COUNT")
       ->default_str("8K (assumed), or the scenario's");

@@ -80,7 +80,9 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
       "F * weight bytes read / (2 W N), N without the embedding table: weights amortised above it");
   table.row("crossover context S*",
             std::isfinite(s_star) ? format_quantity(s_star, Unit::count, 4) + " tokens" : "none",
-            "above it decode is memory-bound at any batch");
+            std::isfinite(s_star) ? "above it decode is memory-bound at any batch"
+                                  : "no context makes decode memory-bound at every batch: a "
+                                    "large enough batch turns it compute-bound");
   table.row("model",
             format_quantity(roofline.total_params, Unit::count, 4) + " total, " +
                 format_quantity(roofline.active_params, Unit::count, 4) + " active",

@@ -97,7 +97,9 @@ struct ParameterFlag {
   std::string_view parameter;
   std::string_view flag;
 };
-bool named_anywhere(std::string_view parameter) { return parameter.ends_with("_col"); }
+bool named_anywhere(std::string_view parameter) {
+  return parameter.ends_with("_col");
+}
 constexpr ParameterFlag kParameterFlags[] = {
     {"threads", "--threads"},
     {"starts", "--starts"},

@@ -32,7 +32,7 @@ double flag_in_range(std::string_view flag, const std::string& text, Unit unit,
                      const Range& range) {
   const double value = parse_flag(flag, text, unit);
   if (!range.contains(value)) {
-    throw field_error(std::string(flag), "must be " + range.describe() + ", got '" + text + "'");
+    throw field_error(std::string(flag), range.refusal(value, flag));
   }
   return value;
 }
@@ -98,12 +98,12 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
       ->type_name("USD/H");
   command
       .add_option("--compute-efficiency", flags.compute_efficiency,
-                  "Fraction of peak FLOP/s reached, in (0, 1]")
+                  "Fraction of peak FLOP/s reached, in [0.001, 1]")
       ->type_name("NUMBER")
       ->default_str("1");
   command
       .add_option("--bandwidth-efficiency", flags.bandwidth_efficiency,
-                  "Fraction of peak HBM bandwidth reached, in (0, 1]")
+                  "Fraction of peak HBM bandwidth reached, in [0.001, 1]")
       ->type_name("NUMBER")
       ->default_str("1");
   command.add_flag("--attention-flops", flags.attention_flops,
@@ -155,17 +155,22 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
                                format_quantity(*setup.chip.usd_per_hour, Unit::usd_per_hour) +
                                " per chip: " + setup.chip.price_note);
     }
+  } else if (!setup.usd_per_chip_hour && flags.price_cancels) {
+    setup.usd_per_chip_hour = 1.0;  // any price: it cancels, and no dollars are printed
+    in.assumptions.push_back("no --price needed: " + setup.chip.id +
+                             " has none in the catalog, and a ratio of chip-times does not "
+                             "depend on it");
   } else if (!setup.usd_per_chip_hour) {
     throw InputError("--price: required: " + setup.chip.id +
                      " has no price in the catalog (e.g. --price '$3/h')");
   }
   if (!flags.compute_efficiency.empty()) {
     setup.compute_efficiency =
-        flag_in_range("--compute-efficiency", flags.compute_efficiency, Unit::number, kFraction);
+        flag_in_range("--compute-efficiency", flags.compute_efficiency, Unit::number, kEfficiency);
   }
   if (!flags.bandwidth_efficiency.empty()) {
     setup.bandwidth_efficiency = flag_in_range("--bandwidth-efficiency", flags.bandwidth_efficiency,
-                                               Unit::number, kFraction);
+                                               Unit::number, kEfficiency);
   }
   if (flags.attention_flops && flags.no_attention_flops) {
     throw InputError("--no-attention-flops: contradicts --attention-flops (give one)");

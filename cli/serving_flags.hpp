@@ -24,6 +24,9 @@ struct ServingFlags {
   // default); both is an error.
   bool attention_flops = false;
   bool no_attention_flops = false;
+  // Set by a command that prints no dollars (pricing ratio: a ratio of chip-times, in which the
+  // price cancels): a chip without a catalog price (b200, mi300x) then needs no --price.
+  bool price_cancels = false;
 };
 
 // Registers the flags on `command`; `with_scenario` adds the positional scenario and --set.

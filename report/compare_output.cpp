@@ -184,6 +184,11 @@ std::string compare_text(const ComparedAnswer& a, const ComparedAnswer& b) {
     out << "\n";
     side_by_side(a, b, true).print(out);
   }
+  for (const auto* answer : {&a, &b}) {
+    for (const std::string& note : chinchilla_notes(*answer->solution)) {
+      out << wrap_words((answer == &a ? "A: " : "B: ") + note);
+    }
+  }
   out << "  * the lines that differ. Each answer in full: scaleopt solve A (or B).\n";
   return out.str();
 }

@@ -119,7 +119,13 @@ std::string cost_text(const Scenario& s, const PhaseCosts& cost) {
   out << "\n";
   Table table;
   table.header({"phase", "FLOPs", "GPU-hours", "cost", "share"});
+  std::string left_out;
   auto add = [&](const std::string& name, const ComputeCost& c) {
+    // A phase the scenario does not have (no RL, no serving demand): one note, not a zero row.
+    if (name != "total" && c.flops == 0.0 && c.chip_hours == 0.0 && c.usd == 0.0) {
+      left_out += (left_out.empty() ? "" : ", ") + name;
+      return;
+    }
     table.cells({name, format_scientific(c.flops, 3), format_quantity(c.chip_hours, Unit::count),
                  format_quantity(c.usd, Unit::usd), percent(share(c, total))});
   };
@@ -129,6 +135,7 @@ std::string cost_text(const Scenario& s, const PhaseCosts& cost) {
   add("decode", cost.inference.decode);
   add("total", total);
   table.print(out);
+  if (!left_out.empty()) out << "  not in this scenario (0): " << left_out << "\n";
   out << "\n";
   Table details;
   if (s.training.tokens > 0.0) {

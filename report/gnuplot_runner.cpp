@@ -76,8 +76,7 @@ bool make_script_directory(const std::string& directory) {
   if (error == EEXIST && ::stat(directory.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) {
     return false;
   }
-  if (error == EEXIST)
-    throw InputError("script: " + directory + " exists and is not a directory");
+  if (error == EEXIST) throw InputError("script: " + directory + " exists and is not a directory");
   if (error == ENOENT) {
     throw InputError("script: cannot create " + directory +
                      ": its parent directory does not exist (only the last directory of the path "
@@ -132,8 +131,8 @@ std::vector<std::string> write_figure_script(const plots::Figure& figure,
   std::vector<std::string> written{(base / (figure.name + ".gp")).string()};
   for (const plots::DataFile& data : figure.data) written.push_back((base / data.name).string());
   try {
-    write_file_atomically(written.front(), plots::gnuplot_script(figure, format, output),
-                          "script", inputs);
+    write_file_atomically(written.front(), plots::gnuplot_script(figure, format, output), "script",
+                          inputs);
     for (std::size_t i = 0; i < figure.data.size(); ++i) {
       write_file_atomically(written[i + 1], figure.data[i].text, "script", inputs);
     }

@@ -157,6 +157,13 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
   };
   row("params (active)",
       [](const QuestionAnswer& a) { return format_quantity(a.active_params, Unit::count, 4); });
+  // A mixture of experts: its total beside the active parameters that price a token.
+  if (std::any_of(answers.begin(), answers.end(), [](const QuestionAnswer* a) {
+        return a->total_params > 0.0 && a->total_params != a->active_params;
+      })) {
+    row("params (total)",
+        [](const QuestionAnswer& a) { return format_quantity(a.total_params, Unit::count, 4); });
+  }
   row("pretraining tokens",
       [](const QuestionAnswer& a) { return tokens_text(a.plan.pretrain_tokens); });
   row("over Chinchilla", [](const QuestionAnswer& a) {
@@ -213,8 +220,8 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
   }
   row("vs Chinchilla, same loss", [](const QuestionAnswer& a) {
     const ChinchillaComparison& c = a.vs_chinchilla;
-    if (c.chinchilla.solve.status == Status::infeasible)
-      return "n/a: " + c.chinchilla.solve.message;
+    // The reason, often long, is a note under the table (chinchilla_notes).
+    if (c.chinchilla.solve.status == Status::infeasible) return std::string("n/a (note below)");
     return "params " + percent(c.params_ratio, 4) + ", tokens " + percent(c.tokens_ratio, 4) +
            ", cost " + percent(c.cost_ratio, 4);
   });
@@ -371,9 +378,20 @@ Table chinchilla_table(const Scenario& scenario, const QuestionSolution& s) {
   return table;
 }
 
+std::vector<std::string> chinchilla_notes(const QuestionSolution& s) {
+  std::vector<std::string> notes;
+  for (const QuestionAnswer* a : {&s.answer, s.optimum ? &*s.optimum : nullptr}) {
+    if (!a || a->vs_chinchilla.chinchilla.solve.status != Status::infeasible) continue;
+    const std::string note =
+        "vs Chinchilla, same loss: n/a: " + a->vs_chinchilla.chinchilla.solve.message;
+    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+  }
+  return notes;
+}
+
 std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
                                         const QuestionSolution& s) {
-  std::vector<std::string> notes;
+  std::vector<std::string> notes = chinchilla_notes(s);
   if (s.optimum && s.status() == Status::converged) {
     notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay, 4) +
                     " against the optimum, whose cost shares are pretraining " +
@@ -400,14 +418,15 @@ std::string solution_text(const Scenario& scenario, const LossLaw& law, const Qu
     out << "The numbers below are the solver's last iterate, not an optimum.\n";
   }
   solution_table(scenario, s).print(out);
-  for (const std::string& note : solution_notes(scenario, law, s)) out << "  " << note << "\n";
+  for (const std::string& note : solution_notes(scenario, law, s)) out << wrap_words(note);
   const DecodeConsistency decode = decode_consistency(scenario, s);
   if (decode.decode_mfu_implied) {
     out << "  decode MFU the roofline gives at this N: "
         << format_quantity(*decode.decode_mfu_implied, Unit::number, 3) << "\n";
   }
-  for (const std::string& warning : decode.warnings) out << "Warning: " << warning << "\n";
-  for (const std::string& note : decode.notes) out << "Note: " << note << "\n";
+  for (const std::string& warning : decode.warnings)
+    out << wrap_words("Warning: " + warning, 100, "");
+  for (const std::string& note : decode.notes) out << wrap_words("Note: " + note, 100, "");
   if (!scenario.assumptions.empty()) {
     out << "Assumptions (defaults the scenario did not set):\n";
     for (const std::string& line : scenario.assumptions) out << "  " << line << "\n";

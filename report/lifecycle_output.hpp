@@ -50,7 +50,12 @@ Table solution_table(const Scenario& scenario, const QuestionSolution& solution)
 // solution_table. Without a Chinchilla-style model (the rule cannot reach the loss), one column.
 Table chinchilla_table(const Scenario& scenario, const QuestionSolution& solution);
 
-// The lines solution_text shows under the table: the heuristic's overpay and the optimum's
+// Why a plan has no Chinchilla-style comparison (the rule's model of the same loss cannot be
+// served, say), one note each, for the table's "n/a (note below)".
+std::vector<std::string> chinchilla_notes(const QuestionSolution& solution);
+
+// The lines solution_text shows under the table (wrapped at 100 columns): why a comparison is
+// n/a, the heuristic's overpay and the optimum's
 // cost shares (equal-cost), the law and the Chinchilla rule, the solver's verdict.
 std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
                                         const QuestionSolution& solution);

@@ -48,4 +48,26 @@ void Table::print(std::ostream& out) const {
   }
 }
 
+std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent,
+                       std::string_view continuation) {
+  std::string wrapped;
+  std::string line(indent);
+  bool first_word = true;
+  while (!text.empty()) {
+    const auto space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    text.remove_prefix(space == std::string_view::npos ? text.size() : space + 1);
+    if (word.empty()) continue;
+    if (!first_word && line.size() + 1 + word.size() > width) {
+      wrapped.append(line).append("\n");
+      line.assign(continuation);
+      first_word = true;
+    }
+    if (!first_word) line += ' ';
+    line += word;
+    first_word = false;
+  }
+  return wrapped + line + "\n";
+}
+
 }  // namespace scaleopt::report

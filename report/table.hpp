@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scaleopt::report {
@@ -26,5 +27,11 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
   bool has_header_ = false;
 };
+
+// `text` as lines of at most `width` characters, broken between words: the first starts with
+// `indent`, the others with `continuation`; each ends with a line break. A word longer than the
+// width keeps its own line. For the notes under a table, which may be long (a solver's message).
+std::string wrap_words(std::string_view text, std::size_t width = 100,
+                       std::string_view indent = "  ", std::string_view continuation = "    ");
 
 }  // namespace scaleopt::report

@@ -11,8 +11,8 @@ struct base;
 
 namespace scaleopt {
 
-// `flag_of(column)` names the flag that asked for a column ("loss_col"; the front ends name their flag or keyword), for "no column
-// 'loss' (named by --loss-col) in the header".
+// `flag_of(column)` names the flag that asked for a column ("loss_col"; the front ends name their
+// flag or keyword), for "no column 'loss' (named by --loss-col) in the header".
 [[noreturn]] void rethrow_csv_error(const std::string& path, const io::error::base& error,
                                     const std::function<std::string(const std::string&)>& flag_of);
 

@@ -100,11 +100,7 @@ Hardware read_hardware_table(const std::string& file, const toml::table& table,
       continue;
     }
     const double value = read_quantity(file, *node, path, field.unit);
-    if (!field.range.contains(value)) {
-      std::ostringstream message;
-      message << "must be " << field.range.describe() << ", got " << value;
-      fail_at(file, *node, path, message.str());
-    }
+    if (!field.range.contains(value)) fail_at(file, *node, path, field.range.refusal(value, path));
     field.set(chip, value);
   }
   if (!base) {

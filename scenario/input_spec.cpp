@@ -27,4 +27,18 @@ std::string Range::describe() const {
   return text.str();
 }
 
+std::string Range::refusal(double value, std::string_view key) const {
+  std::ostringstream text;
+  text << "must be " << describe() << ", got " << value;
+  // A fraction typed as a percentage: 40 for 40%.
+  if (lower >= 0.0 && upper <= 1.0 && contains(value / 100.0)) {
+    const char* is = key.starts_with("--") ? " " : " = ";  // a flag or a scenario key
+    text << " (a percentage? " << value << "% is " << value / 100.0 << ": " << key << is
+         << value / 100.0 << " or \"" << value << "%\")";
+  } else if (!why.empty()) {
+    text << " (" << why << ")";
+  }
+  return text.str();
+}
+
 }  // namespace scaleopt

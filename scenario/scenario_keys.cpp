@@ -323,7 +323,7 @@ std::vector<ScenarioKey> make_keys() {
           [](const Scenario& s) { return std::optional<double>(s.training.tokens); },
           [](Scenario& s, double v) { s.training.tokens = v; }),
       number(
-          "training.mfu", Unit::number, kFraction, "0.4", true,
+          "training.mfu", Unit::number, kEfficiency, "0.4", true,
           "Model-FLOPs utilization of pretraining (Llama 3 405B: 38-43%)",
           [](const Scenario& s) { return std::optional<double>(s.training.mfu); },
           [](Scenario& s, double v) { s.training.mfu = v; }),
@@ -381,12 +381,12 @@ std::vector<ScenarioKey> make_keys() {
           [](const Scenario& s) { return s.serving.latency_per_token_seconds; },
           [](Scenario& s, double v) { s.serving.latency_per_token_seconds = v; }),
       number(
-          "inference.compute_efficiency", Unit::number, kFraction, "1 (peak)", true,
+          "inference.compute_efficiency", Unit::number, kEfficiency, "1 (peak)", true,
           "Fraction of peak FLOP/s reached in prefill and decode",
           [](const Scenario& s) { return std::optional<double>(s.serving.compute_efficiency); },
           [](Scenario& s, double v) { s.serving.compute_efficiency = v; }),
       number(
-          "inference.bandwidth_efficiency", Unit::number, kFraction, "1 (peak)", true,
+          "inference.bandwidth_efficiency", Unit::number, kEfficiency, "1 (peak)", true,
           "Fraction of peak HBM bandwidth reached in decode",
           [](const Scenario& s) { return std::optional<double>(s.serving.bandwidth_efficiency); },
           [](Scenario& s, double v) { s.serving.bandwidth_efficiency = v; }),
@@ -406,7 +406,7 @@ std::vector<ScenarioKey> make_keys() {
              s.serving.pricing = parse_inference_pricing(v);
            }),
       number(
-          "inference.prefill_mfu", Unit::number, kFraction, "0.5", false,
+          "inference.prefill_mfu", Unit::number, kEfficiency, "0.5", false,
           "pricing = mfu: share of peak FLOP/s prefill reaches (0.5: the beyond-chinchilla "
           "code's default, listed as an assumption when used)",
           [](const Scenario& s) {
@@ -416,7 +416,7 @@ std::vector<ScenarioKey> make_keys() {
           },
           [](Scenario& s, double v) { s.serving.prefill_mfu = v; }),
       number(
-          "inference.decode_mfu", Unit::number, kFraction, "required with pricing = mfu", false,
+          "inference.decode_mfu", Unit::number, kEfficiency, "required with pricing = mfu", false,
           "pricing = mfu: share of peak FLOP/s decode reaches",
           [](const Scenario& s) { return s.serving.decode_mfu; },
           [](Scenario& s, double v) { s.serving.decode_mfu = v; }),
@@ -497,7 +497,7 @@ std::vector<ScenarioKey> make_keys() {
           "Mean context of rollouts", [](const Scenario& s) { return s.rl.context_tokens; },
           [](Scenario& s, double v) { s.rl.context_tokens = v; }),
       number(
-          "rl.mfu", Unit::number, kFraction, "training.mfu", false,
+          "rl.mfu", Unit::number, kEfficiency, "training.mfu", false,
           "Model-FLOPs utilization of the policy update",
           [](const Scenario& s) { return s.rl.mfu; }, [](Scenario& s, double v) { s.rl.mfu = v; }),
 
@@ -662,11 +662,7 @@ std::string chip_path(std::string_view id, std::string_view field) {
 }
 
 void check_range(std::string_view path, const Range& range, double value) {
-  if (!range.contains(value)) {
-    std::ostringstream message;
-    message << "must be " << range.describe() << ", got " << value;
-    throw field_error(std::string(path), message.str());
-  }
+  if (!range.contains(value)) throw field_error(std::string(path), range.refusal(value, path));
 }
 
 std::vector<const Hardware*> chips_in_use(const Scenario& s) {

@@ -160,11 +160,7 @@ void read_key(const ScenarioKey& key, const std::string& file, const toml::node&
   switch (key.kind) {
     case KeyKind::number: {
       const double value = read_quantity(file, node, path, key.unit);
-      if (!key.range.contains(value)) {
-        std::ostringstream message;
-        message << "must be " << key.range.describe() << ", got " << value;
-        fail_at(file, node, path, message.str());
-      }
+      if (!key.range.contains(value)) fail_at(file, node, path, key.range.refusal(value, path));
       key.set(scenario, value);
       return;
     }

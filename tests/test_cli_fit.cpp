@@ -97,7 +97,9 @@ TEST_CASE("fit output is the same at any --threads", "[cli][fit]") {
                                          "--bootstrap",  "50",       "--json"};
   const CliRun one = run_cli(with(args, {"--threads", "1"}));
   const CliRun three = run_cli(with(args, {"--threads", "3"}));
+  INFO(one.err << three.err);
   REQUIRE(one.status == 0);
+  REQUIRE(three.status == 0);
   CHECK(one.out == three.out);
   const CliRun other_seed = run_cli(with(args, {"--seed", "2"}));
   CHECK(other_seed.out != one.out);

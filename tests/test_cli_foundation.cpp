@@ -127,5 +127,6 @@ TEST_CASE("--help exits 0 and teaches by example", "[cli]") {
     INFO(ran.err);
     CHECK(ran.status == 0);
   }
-  CHECK_THAT(run.out, Catch::Contains("  scaleopt optimal --compute 5.76e23 --tokens-per-param 20"));
+  CHECK_THAT(run.out,
+             Catch::Contains("  scaleopt optimal --compute 5.76e23 --tokens-per-param 20"));
 }

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "help_examples.hpp"
 #include "file_text.hpp"
+#include "help_examples.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scenario_error.hpp"
 #include "temp_file.hpp"

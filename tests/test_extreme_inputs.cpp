@@ -1,8 +1,8 @@
 // Infeasible and extreme inputs through `solve` and `optimal` (docs/reliability.md): a target
-// within 1e-12 of E, 1e20 tokens of demand, efficiencies of 1e-4, no RL, budgets from $1e-300
-// to $1e300, computes outside what N and D can use. Each gives a clean status: an answer whose
-// table prints no nan or inf and whose JSON parses with finite figures, or a one-line error
-// with exit status 2 and nothing on stdout.
+// within 1e-12 of E, 1e20 tokens of demand, efficiencies of 1e-3 (the least the scenario accepts),
+// no RL, budgets from $1e-300 to $1e300, computes outside what N and D can use. Each gives a clean
+// status: an answer whose table prints no nan or inf and whose JSON parses with finite figures, or
+// a one-line error with exit status 2 and nothing on stdout.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -92,25 +92,25 @@ TEST_CASE("extreme: 1e20 tokens of demand", "[extreme]") {
   check_clean(solve("budget_plan.toml", {"inference.rate=3.17e12/s"}), 2);
 }
 
-TEST_CASE("extreme: efficiencies of 1e-4", "[extreme]") {
+TEST_CASE("extreme: efficiencies of 1e-3", "[extreme]") {
   auto j = check_clean(
       solve("sardana_cost.toml",
-            {"training.mfu=1e-4", "inference.prefill_mfu=1e-4", "inference.decode_mfu=1e-4"}),
+            {"training.mfu=1e-3", "inference.prefill_mfu=1e-3", "inference.decode_mfu=1e-3"}),
       0);
   check_finite(j, kPlanFigures);
   CHECK(j["reference_relative_difference"].get<double>() < 1e-8);
   // By the roofline: $100M no longer serves 5M tokens/s for a year.
   check_clean(
-      solve("budget_plan.toml", {"inference.compute_efficiency=1e-4",
-                                 "inference.bandwidth_efficiency=1e-4", "training.mfu=1e-4"}),
+      solve("budget_plan.toml", {"inference.compute_efficiency=1e-3",
+                                 "inference.bandwidth_efficiency=1e-3", "training.mfu=1e-3"}),
       2);
   j = check_clean(solve("budget_plan.toml",
-                        {"inference.compute_efficiency=1e-4", "inference.bandwidth_efficiency=1e-4",
-                         "training.mfu=1e-4", "problem.budget_usd=1e15"}),
+                        {"inference.compute_efficiency=1e-3", "inference.bandwidth_efficiency=1e-3",
+                         "training.mfu=1e-3", "problem.budget_usd=1e15"}),
                   0);
   check_finite(j, kPlanFigures);
-  j = check_clean({"cost", example("frontier.toml"), "--set", "inference.compute_efficiency=1e-4",
-                   "--set", "inference.bandwidth_efficiency=1e-4", "--set", "training.mfu=1e-4"},
+  j = check_clean({"cost", example("frontier.toml"), "--set", "inference.compute_efficiency=1e-3",
+                   "--set", "inference.bandwidth_efficiency=1e-3", "--set", "training.mfu=1e-3"},
                   0);
   CHECK(std::isfinite(j["total"]["usd"].get<double>()));
 }
@@ -176,14 +176,14 @@ TEST_CASE("extreme: computes outside 6 to 6e60 FLOPs are infeasible; the ends ar
 
 TEST_CASE("extreme: sweeps, sensitivities and Monte Carlo over extreme inputs stay clean",
           "[extreme]") {
-  // From no demand to 1e20 tokens (8e16 requests of 1,250), MFUs down to 1e-4: every point
+  // From no demand to 1e20 tokens (8e16 requests of 1,250), MFUs down to 1e-3: every point
   // converges, and the file prints no nan or inf (figures that do not exist are empty cells).
   const std::string out =
       (std::filesystem::temp_directory_path() / "scaleopt_test_extreme_sweep.csv").string();
   const CliRun sweep =
       run_cli({"sweep", example("sardana_cost.toml"), "--vary", "inference.requests=0..8e16:3",
-               "--vary", "inference.decode_mfu=1e-4..0.2:log:3", "--vary",
-               "training.mfu=1e-4..0.5:log:2", "--out", out, "--json"});
+               "--vary", "inference.decode_mfu=1e-3..0.2:log:3", "--vary",
+               "training.mfu=1e-3..0.5:log:2", "--out", out, "--json"});
   INFO(sweep.err);
   REQUIRE(sweep.status == 0);
   REQUIRE(nlohmann::json::accept(sweep.out));
@@ -195,9 +195,9 @@ TEST_CASE("extreme: sweeps, sensitivities and Monte Carlo over extreme inputs st
   CHECK(std::count(rows.begin(), rows.end(), '\n') == 7 + 1 + 18 + 1);
   CHECK_FALSE(scaleopt::fuzz::prints_non_finite(rows));
 
-  // Elasticities and the tornado at efficiencies of 1e-4 and 1e20 tokens of demand.
-  auto j = check_clean({"sensitivity", example("sardana_cost.toml"), "--set", "training.mfu=1e-4",
-                        "--set", "inference.decode_mfu=1e-4", "--set", "inference.requests=8e16"},
+  // Elasticities and the tornado at efficiencies of 1e-3 and 1e20 tokens of demand.
+  auto j = check_clean({"sensitivity", example("sardana_cost.toml"), "--set", "training.mfu=1e-3",
+                        "--set", "inference.decode_mfu=1e-3", "--set", "inference.requests=8e16"},
                        0);
   check_finite(j["base"], {"params", "pretrain_tokens", "loss", "cost_total", "over_chinchilla"});
   // A base case within 1e-12 of E has no sensitivities: a one-line error.
@@ -205,9 +205,9 @@ TEST_CASE("extreme: sweeps, sensitivities and Monte Carlo over extreme inputs st
       {"sensitivity", example("sardana_cost.toml"), "--set", "problem.target_loss=1.6900000000017"},
       2);
 
-  // Monte Carlo without RL and with 1e-4 prefill MFU: clean, every drawn sample accounted for.
+  // Monte Carlo without RL and with 1e-3 prefill MFU: clean, every drawn sample accounted for.
   j = check_clean({"uncertainty", example("frontier_uncertain.toml"), "--samples", "200", "--set",
-                   "inference.prefill_mfu=1e-4", "--set", "rl.rollout_tokens=0"},
+                   "inference.prefill_mfu=1e-3", "--set", "rl.rollout_tokens=0"},
                   0);
   CHECK(j["converged"].get<int>() + j["infeasible"].get<int>() + j["invalid"].get<int>() +
             j["not_converged"].get<int>() ==
@@ -221,7 +221,7 @@ TEST_CASE("extreme: solve's fast path gives NLopt's answer on the extreme inputs
       {"sardana_cost.toml", {"inference.requests=8e16"}},
       {"frontier_100x.toml", {"inference.rate=1.9e13/s"}},
       {"sardana_cost.toml",
-       {"training.mfu=1e-4", "inference.prefill_mfu=1e-4", "inference.decode_mfu=1e-4"}},
+       {"training.mfu=1e-3", "inference.prefill_mfu=1e-3", "inference.decode_mfu=1e-3"}},
       {"budget_plan.toml",
        {"problem.kind=min-lifetime-cost", "problem.target_loss=1.9", "inference.chips=1"}},
   };

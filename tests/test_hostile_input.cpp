@@ -207,26 +207,52 @@ TEST_CASE("a sweep of more than 1e7 points notes its file size on stderr first",
 TEST_CASE("an answer that overflows is an error naming the input, not a converged plan",
           "[cli][solve][overflow]") {
   for (const bool json : {false, true}) {
+    // (An MFU of 1e-300 is refused before any solve: below 1e-3 nothing trains or serves.)
     std::vector<std::string> args = {"solve", example("frontier_100x.toml"), "--set",
-                                     "inference.decode_mfu=1e-300"};
+                                     "inference.rate=1e300/s"};
     if (json) args.push_back("--json");
     const CliRun run = run_cli(args);
     INFO(run.err);
     CHECK(is_one_line_error(run));
-    CHECK_THAT(run.err, Catch::Contains("came out as inf") &&
-                            Catch::Contains("inference.decode_mfu = 1e-300"));
+    CHECK_THAT(run.err,
+               Catch::Contains("came out as inf") && Catch::Contains("inference.rate = 1e+300"));
   }
   // The same point in a sweep is a row whose status says so, its numbers empty.
   const std::string out = temp_path("overflow_sweep.csv");
   const Cleanup files({out, out + ".partial"});
   const CliRun sweep = run_cli({"sweep", example("frontier_100x.toml"), "--vary",
-                                "inference.decode_mfu=1e-300..0.1:log:3", "--out", out, "--json"});
+                                "inference.rate=1e7..1e300:log:2", "--out", out, "--json"});
   INFO(sweep.err);
   REQUIRE(sweep.status == 0);
   CHECK(sweep.json()["invalid_input"] == 1);
   const std::string rows = read_file(out);
   CHECK_THAT(rows, Catch::Contains(",invalid_input,"));
   CHECK_FALSE(prints_non_finite(rows));
+}
+
+TEST_CASE("an MFU or efficiency below a thousandth of peak is refused with its range",
+          "[cli][scenario]") {
+  // Decoding one sequence at a time on an H100 reaches 295 FLOP/byte peak against ~1 FLOP per
+  // byte of bf16 weights read, ~3e-3 of peak: nothing meaningful lies below 1e-3.
+  for (const char* key : {"training.mfu", "inference.decode_mfu", "inference.prefill_mfu"}) {
+    const CliRun run =
+        run_cli({"solve", example("sardana_cost.toml"), "--set", std::string(key) + "=1e-300"});
+    INFO(run.err);
+    CHECK(is_one_line_error(run));
+    CHECK_THAT(run.err, Catch::Contains(std::string(key) + ": must be in [0.001, 1], got 1e-300"));
+  }
+  const CliRun flag = run_cli({"roofline", "--model", "llama3-70b", "--hardware", "h100-sxm",
+                               "--compute-efficiency", "1e-4"});
+  CHECK(is_one_line_error(flag));
+  CHECK_THAT(flag.err, Catch::Contains("--compute-efficiency: must be in [0.001, 1], got 0.0001"));
+  // A percentage typed as a number is named as one, with both ways to write it.
+  const CliRun percent =
+      run_cli({"solve", example("sardana_cost.toml"), "--set", "training.mfu=40"});
+  CHECK(is_one_line_error(percent));
+  CHECK_THAT(percent.err,
+             Catch::Contains("(a percentage? 40% is 0.4: training.mfu = 0.4 or \"40%\")"));
+  // At the bound the answer is given (1e-3 is slow, not meaningless).
+  CHECK(run_cli({"solve", example("sardana_cost.toml"), "--set", "training.mfu=1e-3"}).status == 0);
 }
 
 TEST_CASE("every command refuses an answer that overflowed, naming the input", "[cli][overflow]") {
@@ -237,7 +263,8 @@ TEST_CASE("every command refuses an answer that overflowed, naming the input", "
   } cases[] = {
       {{"cost", example("frontier_100x.toml"), "--set", "rl.rollout_tokens=1e300"},
        "rl.rollout_tokens = 1e+300"},
-      {{"cost", example("frontier.toml"), "--set", "training.mfu=1e-300"}, "training.mfu = 1e-300"},
+      {{"cost", example("frontier.toml"), "--set", "training.usd_per_chip_hour=1e306"},
+       "training.usd_per_chip_hour = 1e+306"},
       {{"loss", "--params", "1e300", "--tokens", "1T"}, "--params = 1e+300"},
       {{"loss", "--params", "70B", "--tokens", "1T", "--beta", "1e-300"}, "law beta = 1e-300"},
       {{"optimal", "--params", "1e300"}, "--params = 1e+300"},
@@ -250,8 +277,8 @@ TEST_CASE("every command refuses an answer that overflowed, naming the input", "
       // (A context of 1e-300 no longer overflows: a prompt is prefilled as at least one token.)
       {{"pricing", "ratio", gemini, "--set", "inference.chips=1e300"}, "inference.chips = 1e+300"},
       {{"pricing", "cache", gemini, "--set", "inference.chips=1e300"}, "inference.chips = 1e+300"},
-      {{"sensitivity", example("frontier_100x.toml"), "--set", "inference.decode_mfu=1e-300"},
-       "inference.decode_mfu = 1e-300"},
+      {{"sensitivity", example("frontier_100x.toml"), "--set", "inference.rate=1e300/s"},
+       "inference.rate = 1e+300"},
   };
   for (const auto& c : cases) {
     for (const bool json : {false, true}) {
@@ -417,10 +444,10 @@ TEST_CASE("contradictory flags are refused, naming flags that exist", "[cli][con
       {{"roofline", "--hardware", "h100-sxm", "--model", "llama3-70b", "--chips", "4.5"},
        "--chips: must be a whole number"},
       {{"roofline", "--hardware", "h100-sxm", "--model", "llama3-70b", "--price", "-1"},
-       "--price: must be >= 0, got '-1'"},
+       "--price: must be >= 0, got -1"},
       {{"pricing", "curve", "--hardware", "h100-sxm", "--model", "llama3-70b",
         "--compute-efficiency", "1.5"},
-       "--compute-efficiency: must be in (0, 1], got '1.5'"},
+       "--compute-efficiency: must be in [0.001, 1], got 1.5"},
       {{"roofline", "--hardware", "h100-sxm", "--model", "llama3-70b", "--latency-per-token",
         "-5ms"},
        "--latency-per-token: must be > 0"},

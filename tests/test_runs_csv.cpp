@@ -71,9 +71,8 @@ TEST_CASE("malformed CSV files are refused with the file, the line and the colum
   CHECK_THAT(error_reading(text.path()),
              Catch::StartsWith(text.path() + ":3: column 'loss' (loss_col): cannot read 'abc'"));
   const TempFile empty_cell("empty_cell.csv", header + "1e9,,2.5\n");
-  CHECK_THAT(
-      error_reading(empty_cell.path()),
-      Catch::StartsWith(empty_cell.path() + ":2: column 'D' (tokens_col): cannot read ''"));
+  CHECK_THAT(error_reading(empty_cell.path()),
+             Catch::StartsWith(empty_cell.path() + ":2: column 'D' (tokens_col): cannot read ''"));
   const TempFile zero("zero.csv", header + "1e9,2e10,2.5\n\n0,2e10,2.5\n");
   CHECK(error_reading(zero.path()) ==
         zero.path() + ":4: column 'N' (params_col): must be positive, got 0");

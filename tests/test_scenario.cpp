@@ -117,7 +117,8 @@ TEST_CASE("overrides apply before reading, and their errors name the parameter s
         "s.toml: inference.rate: give the demand either as tokens or as rate and duration, not "
         "both");
   CHECK(error_of(kMinimal, {"training.mfu=1.5"}) ==
-        "set: training.mfu: must be in (0, 1], got 1.5");
+        "set: training.mfu: must be in [0.001, 1], got 1.5 (a percentage? 1.5% is 0.015: "
+        "training.mfu = 0.015 or \"1.5%\")");
   CHECK(error_of(kMinimal, {"infrence.rate=1"}) ==
         "set infrence.rate: unknown key (did you mean 'inference.rate'?); see "
         "docs/scenario.md or 'scaleopt cost --keys'");

@@ -180,11 +180,24 @@ TEST_CASE("a typed decode MFU far from the roofline's is warned about", "[solve]
   // not an error: the text says what each number assumes, as a note, not a warning.
   const CliRun text = run_cli({"solve", example("frontier_100x.toml")});
   CHECK_THAT(text.out, !Catch::Contains("Warning"));
-  CHECK_THAT(text.out, Catch::Contains("Note: inference.decode_mfu = 0.133 is this scenario's "
-                                       "assumption, 0.133x what the roofline would reach, 1 for "
-                                       "100B active parameters") &&
-                           Catch::Contains("at inference.compute_efficiency 1 and "
-                                           "bandwidth_efficiency 1)"));
+  // Notes are wrapped at 100 columns: read them with their line breaks undone.
+  std::string unwrapped;
+  for (std::size_t i = 0; i < text.out.size(); ++i) {
+    if (text.out[i] != '\n') {
+      unwrapped += text.out[i];
+      continue;
+    }
+    std::size_t next = i + 1;
+    while (next < text.out.size() && text.out[next] == ' ') ++next;
+    const bool continuation = next - (i + 1) == 4;  // wrap_words' continuation indent
+    unwrapped += continuation ? " " : "\n";
+    if (continuation) i = next - 1;
+  }
+  CHECK_THAT(unwrapped, Catch::Contains("Note: inference.decode_mfu = 0.133 is this scenario's "
+                                        "assumption, 0.133x what the roofline would reach, 1 for "
+                                        "100B active parameters") &&
+                            Catch::Contains("at inference.compute_efficiency 1 and "
+                                            "bandwidth_efficiency 1)"));
   // Above it is a warning: at compute efficiency 0.2 the roofline's decode MFU is at most 0.2,
   // and 0.6 is 3x that.
   const CliRun above =
