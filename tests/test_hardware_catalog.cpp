@@ -23,6 +23,7 @@ struct DesignRow {
 };
 const std::map<std::string, DesignRow> kDesignTable{
     {"a100-80g", {312, 0, 2.039, 80}},  {"h100-sxm", {989, 1979, 3.35, 80}},
+    {"h800", {989, 1979, 3.35, 80}},  // secondary sources: the H100 SXM's compute and memory
     {"h200", {989, 1979, 4.8, 141}},    {"b200", {2250, 4500, 8.0, 180}},
     {"mi300x", {1307, 2615, 5.3, 192}}, {"tpu-v5e", {197, 0, 0.819, 16}},
     {"tpu-v5p", {459, 0, 2.765, 95}},
