@@ -47,8 +47,8 @@ namespace {
 // Built with CPython's own calls (PyDict_SetItem, PyUnicode_FromStringAndSize): pybind11's
 // dict[key] = value goes through a generic accessor and PyObject_SetItem, which made this
 // conversion ~90k instructions for `solve --json`'s answer (the budget is 20 us over the
-// C++ solve, docs/performance.md); each object here is owned by a py::object as soon as it exists, so an exception
-// leaks nothing.
+// C++ solve, docs/performance.md); each object here is owned by a py::object as soon as it exists,
+// so an exception leaks nothing.
 py::object to_python(const report::Json& json);
 
 py::object checked(PyObject* object) {
@@ -242,11 +242,10 @@ struct SweepColumns {
 // points, the varied inputs, the answer's numbers), 1 for each int8 code (status, algorithm),
 // and 8 for the row's index in the list of points solved. Refused above in_memory_limit_bytes
 // (solver/limits.hpp) before anything is allocated: a grid of 10^9 points asks for ~300 GB.
-void check_frame_bytes(const SweepGrid& grid, const Shard& shard, ProblemKind kind) {
+void check_frame_bytes(const SweepGrid& grid, const Shard& shard, const AnswerLayout& layout) {
   double numbers = 2.0 + static_cast<double>(grid.axes().size()), codes = 0.0;
-  for (const std::string& name : summary_columns(kind)) {
-    const bool text = name.ends_with("status") || name.ends_with("algorithm");
-    (text ? codes : numbers) += 1.0;
+  for (const AnswerFieldKind kind : summary_column_kinds(layout)) {
+    (kind == AnswerFieldKind::number ? numbers : codes) += 1.0;
   }
   const double rows = static_cast<double>(shard_points(grid.size(), shard));
   const double bytes = rows * (8.0 * numbers + codes + 8.0);
@@ -292,7 +291,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   options.method = method_of(method);
   const SweepRunner runner(scenario, grid, options);
   const Shard shard{static_cast<std::size_t>(shard_index), static_cast<std::size_t>(shard_count)};
-  check_frame_bytes(grid, shard, runner.kind());
+  check_frame_bytes(grid, shard, runner.layout());
   const std::vector<std::size_t> points = shard_point_list(grid.size(), shard);
   const auto rows = static_cast<py::ssize_t>(points.size());
 
@@ -410,7 +409,10 @@ PYBIND11_MODULE(_scaleopt, m) {
   py::class_<ScenarioDocument>(m, "ScenarioDocument",
                                "A scenario file's text, read once: scenarios with overrides are "
                                "made from it without reading the file again.")
-      .def("load", &ScenarioDocument::load, py::arg("overrides"))
+      .def(
+          "load",
+          [](const ScenarioDocument& d, const std::vector<std::string>& o) { return d.load(o); },
+          py::arg("overrides"))
       .def_property_readonly("file", &ScenarioDocument::file)
       .def_property_readonly("text", &ScenarioDocument::text);
   m.def("read_document", &ScenarioDocument::read, py::arg("path"));
