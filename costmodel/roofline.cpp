@@ -75,6 +75,12 @@ double cached_bytes_summed(const Roofline& r, double T, double count) {
   return bytes;
 }
 
+// Bytes one prompt of S tokens moves in its pass beside the weight read: an embedding row
+// gathered per token, its cache written once and read back once by its attention.
+double prompt_traffic_bytes(const Roofline& r, double prompt_tokens) {
+  return prompt_tokens * r.embedding_row_bytes + 2.0 * cached_bytes_per_sequence(r, prompt_tokens);
+}
+
 }  // namespace
 
 Roofline make_roofline(const Architecture& architecture, const ServingSetup& setup,
@@ -203,9 +209,7 @@ PrefillPass prefill_pass(const Roofline& r, double prompts, double prompt_tokens
   pass.flops =
       pass.tokens * (2.0 * r.prefill_params + prefill_attention_flops_per_token(r, prompt_tokens)) +
       prompts * 2.0 * r.head_params;
-  // Each prompt's cache is written once and read back once by its attention.
-  pass.bytes = r.weight_read_bytes + pass.tokens * r.embedding_row_bytes +
-               prompts * 2.0 * cached_bytes_per_sequence(r, prompt_tokens);
+  pass.bytes = r.weight_read_bytes + prompts * prompt_traffic_bytes(r, prompt_tokens);
   pass.compute_seconds = pass.flops / r.flop_per_second;
   pass.memory_seconds = pass.bytes / r.bytes_per_second;
   return pass;
@@ -218,8 +222,7 @@ PrefillToken prefill_token(const Roofline& r, double context_tokens) {
   PrefillToken token;
   token.flops = alone.flops / S;
   token.compute_seconds = alone.compute_seconds / S;
-  // The prompt's traffic beside the weight read: embedding rows, its cache written and read.
-  double traffic_seconds = alone.memory_seconds - weight_seconds;
+  double traffic_seconds = prompt_traffic_bytes(r, S) / r.bytes_per_second;
   double passes_per_token = 0.0;  // weight reads per prompt token
   const double T = r.prefill_tokens_per_pass;
   if (T <= 0.0) {
