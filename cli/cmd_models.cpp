@@ -8,6 +8,7 @@
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/report/catalog_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/table.hpp"
@@ -37,12 +38,6 @@ std::string shipped_text(const ShippedFormats& f) {
   text << " / " << to_string(f.kv)
        << (f.kv_rope ? "+" + std::string(to_string(*f.kv_rope)) + " RoPE" : "") << " KV";
   return text.str();
-}
-
-double shipped_kv_bytes_per_token(const Architecture& a) {
-  const ShippedFormats f = a.shipped.value_or(ShippedFormats{});
-  const double kv = bytes_per_element(f.kv);
-  return a.cached_bytes_per_token(kv, f.kv_rope ? bytes_per_element(*f.kv_rope) : kv);
 }
 
 int run_models(bool json, std::ostream& out) {

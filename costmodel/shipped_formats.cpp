@@ -53,6 +53,13 @@ ShippedChoice apply_shipped_formats(const Architecture& model, ServingSetup& set
   return choice;
 }
 
+double shipped_kv_bytes_per_token(const Architecture& model) {
+  const ShippedFormats formats = model.shipped.value_or(ShippedFormats{});
+  const double kv = bytes_per_element(formats.kv);
+  return model.cached_bytes_per_token(kv,
+                                      formats.kv_rope ? bytes_per_element(*formats.kv_rope) : kv);
+}
+
 std::string describe_formats(const ServingSetup& setup) {
   std::string text(to_string(setup.precision));
   text += " weights";

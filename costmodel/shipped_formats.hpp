@@ -27,6 +27,9 @@ struct ShippedChoice {
 ShippedChoice apply_shipped_formats(const Architecture& model, ServingSetup& setup,
                                     bool weights_given, bool kv_given);
 
+// Architecture::cached_bytes_per_token in the model's shipped KV format (bf16 without one).
+double shipped_kv_bytes_per_token(const Architecture& model);
+
 // "fp8 weights (routed experts 0.5 bytes per parameter), fp8 KV (RoPE dims bf16)".
 std::string describe_formats(const ServingSetup& setup);
 

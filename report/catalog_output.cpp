@@ -1,6 +1,7 @@
 #include "scaleopt/report/catalog_output.hpp"
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
 
@@ -53,7 +54,6 @@ namespace {
 Json shipped_json(const Architecture& a) {
   if (!a.shipped) return Json(nullptr);
   const ShippedFormats& f = *a.shipped;
-  const double kv = bytes_per_element(f.kv);
   return Json{
       {"precision", std::string(to_string(f.weights))},
       {"routed_expert_bytes_per_param",
@@ -61,8 +61,7 @@ Json shipped_json(const Architecture& a) {
       {"weights_source", f.weights_source},
       {"kv_precision", std::string(to_string(f.kv))},
       {"kv_rope_precision", f.kv_rope ? Json(std::string(to_string(*f.kv_rope))) : Json(nullptr)},
-      {"kv_bytes_per_token",
-       a.cached_bytes_per_token(kv, f.kv_rope ? bytes_per_element(*f.kv_rope) : kv)},
+      {"kv_bytes_per_token", shipped_kv_bytes_per_token(a)},
       {"kv_source", f.kv_source}};
 }
 
