@@ -2,11 +2,13 @@
 // from their public configs.
 
 #include <memory>
+#include <sstream>
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/report/catalog_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/table.hpp"
@@ -26,6 +28,18 @@ std::string attention_text(const Architecture& a) {
   return text;
 }
 
+// "fp8 (experts 0.5 B) / fp8+bf16 RoPE KV".
+std::string shipped_text(const ShippedFormats& f) {
+  std::ostringstream text;
+  text << to_string(f.weights);
+  if (f.routed_expert_bytes_per_param) {
+    text << " (experts " << *f.routed_expert_bytes_per_param << " B)";
+  }
+  text << " / " << to_string(f.kv)
+       << (f.kv_rope ? "+" + std::string(to_string(*f.kv_rope)) + " RoPE" : "") << " KV";
+  return text.str();
+}
+
 int run_models(bool json, std::ostream& out) {
   const auto presets = architecture_presets();
   if (json) {
@@ -33,18 +47,20 @@ int run_models(bool json, std::ostream& out) {
     return kExitOk;
   }
   Table table("Model presets");
-  table.header(
-      {"name", "total params", "active params", "layers", "attention", "KV bytes/token (bf16)"});
+  table.header({"name", "total params", "active params", "layers", "attention", "ships as",
+                "KV bytes/token (as shipped)"});
   for (const Architecture& a : presets) {
     table.cells({a.name, format_quantity(a.total_param_count(), Unit::count, 4),
                  format_quantity(a.active_param_count(), Unit::count, 4),
                  a.has_shape() ? format_quantity(a.layers, Unit::number) : "-", attention_text(a),
+                 a.shipped ? shipped_text(*a.shipped) : "- (bf16 assumed)",
                  a.kv_bytes_per_token
                      ? format_quantity(*a.kv_bytes_per_token, Unit::bytes, 4) + " (given)"
-                     : format_quantity(a.kv_cache_bytes_per_token(2.0), Unit::bytes, 4)});
+                     : format_quantity(shipped_kv_bytes_per_token(a), Unit::bytes, 4)});
   }
   table.print(out);
-  out << "KV bytes per token as the context grows (windows full); layers by layer_pattern:\n";
+  out << "KV bytes per token as the context grows (windows full): K/V rows and the sparse "
+         "indexer's keys, as every command counts them; layers by layer_pattern:\n";
   for (const Architecture& a : presets) {
     if (a.has_layer_pattern()) {
       out << "  " << a.name << ": " << format_layer_pattern(a.layer_pattern) << "\n";

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/input_spec.hpp"
 #include "scaleopt/scenario/scenario.hpp"
@@ -78,12 +79,17 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
                   "Chips per replica, a whole count (default: the fewest whole nodes holding the "
                   "weights twice)")
       ->type_name("COUNT");
-  command.add_option("--precision", flags.precision, "Weights and compute: bf16, fp8 or int8")
-      ->type_name("PRECISION")
-      ->default_str("bf16");
-  command.add_option("--kv-precision", flags.kv_precision, "KV cache: bf16, fp8 or int8")
-      ->type_name("PRECISION")
-      ->default_str("bf16");
+  command
+      .add_option("--precision", flags.precision,
+                  "Weights and compute: bf16, fp8 or int8, one format for every weight "
+                  "(default: as the model ships, e.g. deepseek-v3 fp8, deepseek-v4-pro fp8 "
+                  "with FP4 routed experts; bf16 for a model without a shipped format)")
+      ->type_name("PRECISION");
+  command
+      .add_option("--kv-precision", flags.kv_precision,
+                  "KV cache: bf16, fp8 or int8, every element of a row (default: as the model "
+                  "ships, e.g. deepseek-v4-pro fp8 with bf16 RoPE dims, 576 bytes per row)")
+      ->type_name("PRECISION");
   command
       .add_option("--batch", flags.batch,
                   "Sequences per decode step, a whole count (default: the best batch)")
@@ -131,6 +137,22 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   if (!flags.kv_precision.empty()) {
     setup.kv_precision =
         flag_value("--kv-precision", [&] { return parse_precision(flags.kv_precision); });
+  }
+  {
+    // What neither a flag nor the scenario gave is the model's shipped format (again, for a
+    // model --model changed).
+    const bool from_scenario = !flags.scenario.empty();
+    const ShippedChoice shipped =
+        apply_shipped_formats(in.model, setup, !flags.precision.empty() || in.precision_given,
+                              !flags.kv_precision.empty() || in.kv_precision_given);
+    const std::string weights_name = from_scenario ? "inference.precision" : "--precision";
+    const std::string kv_name = from_scenario ? "inference.kv_precision" : "--kv-precision";
+    std::erase_if(in.assumptions, [&](const std::string& line) {
+      return line.starts_with(weights_name + " ") || line.starts_with(kv_name + " ");
+    });
+    const std::string is = from_scenario ? " = " : " ";
+    if (!shipped.weights.empty()) in.assumptions.push_back(weights_name + is + shipped.weights);
+    if (!shipped.kv.empty()) in.assumptions.push_back(kv_name + is + shipped.kv);
   }
   if (!flags.chips.empty()) {
     setup.chips = static_cast<double>(parse_count_flag("--chips", flags.chips, 1, kMaxShapeCount));

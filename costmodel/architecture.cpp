@@ -213,6 +213,32 @@ double Architecture::kv_cache_bytes_per_token(double bytes_per_element) const {
   return kv_elements_per_token() * bytes_per_element;
 }
 
+double Architecture::kv_row_rope_elements() const {
+  const double rope =
+      attention == AttentionKind::mla ? rope_dim : effective_kv_heads(*this) * rope_dim;
+  return std::min(rope, kv_row_elements());
+}
+
+double Architecture::kv_row_bytes(double bytes_per_element, double rope_bytes_per_element) const {
+  const double rope = kv_row_rope_elements();
+  return (kv_row_elements() - rope) * bytes_per_element + rope * rope_bytes_per_element;
+}
+
+double Architecture::cached_bytes_per_token(double bytes_per_element,
+                                            double rope_bytes_per_element) const {
+  return scaleopt::cached_bytes_per_token(
+      attention_layers(*this, kv_row_bytes(bytes_per_element, rope_bytes_per_element)));
+}
+
+double Architecture::routed_expert_param_count() const {
+  if (!has_shape() || !has_experts()) return 0.0;
+  const double moe_layers = layers - dense_ffn_layers;
+  const double routed = moe_layers * routed_experts * kGatedFfnMatrices * d_model * expert_ffn_dim;
+  if (!total_params) return routed;
+  // Direct (or scaled) totals: the shape's share of routed experts in them.
+  return routed * *total_params / (non_ffn_params(*this) + ffn_params(*this, routed_experts));
+}
+
 double Architecture::attention_flops_per_context_token(AttentionPass pass) const {
   if (!has_shape()) return 0.0;
   double qk_width = head_dim, v_width = head_dim;
@@ -249,7 +275,7 @@ double Architecture::indexer_flops_per_context_token() const {
 
 double Architecture::attention_flops_per_token(AttentionPass pass, double context_tokens) const {
   double flops = 0.0;
-  for (const AttentionLayers& group : attention_layers(*this, 1.0)) {
+  for (const AttentionLayers& group : attention_layers(*this, kv_row_elements())) {
     const double per_entry = pass == AttentionPass::decode ? group.decode_flops_per_entry
                                                            : group.prefill_flops_per_entry;
     flops += group.attended(context_tokens) * per_entry +
@@ -295,7 +321,18 @@ std::vector<double> AttentionLayers::kinks() const {
   return at;
 }
 
-AttentionGroups attention_layers(const Architecture& a, double kv_bytes_per_element) {
+double cached_bytes_per_token(const AttentionGroups& groups) {
+  double bytes = 0.0;
+  for (const AttentionLayers& group : groups) {
+    if (group.attention.has_stream()) {
+      bytes += (group.entry_bytes + (group.attention.top_k ? group.indexer_key_bytes : 0.0)) /
+               group.attention.compress_ratio;
+    }
+  }
+  return bytes;
+}
+
+AttentionGroups attention_layers(const Architecture& a, double kv_row_bytes) {
   AttentionGroups groups;
   const bool shape = a.has_shape();
   const double share = shape ? cache_layers(a) / a.layers : 1.0;
@@ -308,9 +345,7 @@ AttentionGroups attention_layers(const Architecture& a, double kv_bytes_per_elem
     group.attention = layer;
     group.layers = count;
     group.top_k = layer.top_k ? a.sparse_top_k : 0.0;
-    group.entry_bytes = a.kv_bytes_per_token
-                            ? *a.kv_bytes_per_token
-                            : count * share * a.kv_row_elements() * kv_bytes_per_element;
+    group.entry_bytes = a.kv_bytes_per_token ? *a.kv_bytes_per_token : count * share * kv_row_bytes;
     group.indexer_key_bytes =
         layer.top_k ? count * a.indexer_head_dim * a.indexer_bytes_per_element : 0.0;
     group.decode_flops_per_entry = count * decode_per_layer;

@@ -16,8 +16,25 @@
 #include <vector>
 
 #include "scaleopt/costmodel/attention_pattern.hpp"
+#include "scaleopt/costmodel/precision.hpp"
 
 namespace scaleopt {
+
+// The number formats a model's published checkpoint stores its weights in and its reference
+// inference code caches K/V in, each with its source: what a served model costs when
+// inference.precision and inference.kv_precision are not given (docs/model.md, Precision).
+struct ShippedFormats {
+  Precision weights = Precision::bf16;  // every weight, computed at this precision's peak
+  // Routed experts stored narrower than the other weights, in bytes per parameter (DeepSeek-V4:
+  // FP4, 0.5), computed at the weights' peak; absent: as the other weights.
+  std::optional<double> routed_expert_bytes_per_param;
+  std::string weights_source;
+  Precision kv = Precision::bf16;  // the elements of a cached K/V row
+  // The rotary dimensions of a cached row when stored wider than the rest (DeepSeek-V4: BF16
+  // beside FP8); absent: as the rest.
+  std::optional<Precision> kv_rope;
+  std::string kv_source;
+};
 
 enum class AttentionKind {
   mha,  // multi-head: one K and V head per query head
@@ -86,6 +103,10 @@ struct Architecture {
   // shape's, so the roofline counts 2 N per token as for direct totals.
   bool scaled_counts = false;
 
+  // The formats the published model ships in; absent for a custom shape or direct totals
+  // (then bf16, an assumption).
+  std::optional<ShippedFormats> shipped;
+
   // --- direct figures (override the shape) ---
   std::optional<double> total_params;
   std::optional<double> active_params;       // default: total (dense)
@@ -114,6 +135,21 @@ struct Architecture {
   double kv_elements_per_token() const;
   // kv_bytes_per_token if given, else kv_elements_per_token() * bytes_per_element.
   double kv_cache_bytes_per_token(double bytes_per_element) const;
+  // The rotary elements of one layer's row (MLA: rope_dim; keys = values: kv_heads * rope_dim;
+  // separate K and V: the keys' kv_heads * rope_dim), at most the row.
+  double kv_row_rope_elements() const;
+  // Bytes of one layer's cached row: its rotary elements at `rope_bytes_per_element`, the rest
+  // at `bytes_per_element`.
+  double kv_row_bytes(double bytes_per_element, double rope_bytes_per_element) const;
+  // Bytes cached per token over all layers as the context grows (windows full): every layer's
+  // K/V row (or 1/C of it for a layer compressing C tokens) plus the indexer keys of its top-k
+  // layers. The one definition of "KV bytes per token" every command prints; kv_bytes_per_token
+  // when given (then no indexer keys are added unless the model is sparse).
+  double cached_bytes_per_token(double bytes_per_element, double rope_bytes_per_element) const;
+
+  // Parameters of the routed experts, all of them (0 for a dense model or direct totals
+  // without a shape; a model scaled by its parameter count keeps the shape's share).
+  double routed_expert_param_count() const;
 
   // Forward FLOPs for one query token attending to one context token, over all layers:
   // 2 FLOPs per multiply-add for q.k and for the weighted sum of values. MHA/GQA/MQA:
@@ -177,9 +213,14 @@ struct AttentionGroups {
   const AttentionLayers& operator[](std::size_t i) const { return items[i]; }
 };
 
-// The model's layers grouped by how they attend, in order of first appearance. The KV of a
-// model without a shape is its kv_bytes_per_token, read for every token (and its indexer's
-// keys); FLOPs per entry are 0 without a shape.
-AttentionGroups attention_layers(const Architecture& architecture, double kv_bytes_per_element);
+// The model's layers grouped by how they attend, in order of first appearance, with one
+// layer's cached row of `kv_row_bytes` (Architecture::kv_row_bytes). The KV of a model without
+// a shape is its kv_bytes_per_token, read for every token (and its indexer's keys); FLOPs per
+// entry are 0 without a shape.
+AttentionGroups attention_layers(const Architecture& architecture, double kv_row_bytes);
+
+// Bytes cached per token as the context grows, over the groups: each row or entry (1/C of it
+// for a compressing layer) and the indexer keys of top-k layers.
+double cached_bytes_per_token(const AttentionGroups& groups);
 
 }  // namespace scaleopt

@@ -9,6 +9,34 @@
 namespace scaleopt {
 namespace {
 
+// Llama 3's checkpoints ship BF16 (config.json torch_dtype "bfloat16"), and its reference code
+// caches K and V in the activations' BF16.
+ShippedFormats llama_formats(const std::string& config) {
+  ShippedFormats f;
+  f.weights = Precision::bf16;
+  f.weights_source = config + " torch_dtype bfloat16";
+  f.kv = Precision::bf16;
+  f.kv_source = config + " torch_dtype bfloat16 (K and V cached in the activations' format)";
+  return f;
+}
+
+// DeepSeek-V3 and V3.2 ship FP8 weights: config.json quantization_config quant_method fp8, fmt
+// e4m3, weight_block_size [128, 128] (one scale per 128 x 128 block, not counted). Their
+// inference/model.py caches the MLA latent and the RoPE key in BF16 (the default dtype):
+// (512 + 64) x 2 = 1,152 bytes per token and layer.
+ShippedFormats deepseek_v3_formats(const std::string& repository) {
+  ShippedFormats f;
+  f.weights = Precision::fp8;
+  f.weights_source = repository +
+                     " config.json quantization_config: quant_method fp8, fmt e4m3, "
+                     "weight_block_size [128, 128]";
+  f.kv = Precision::bf16;
+  f.kv_source = repository +
+                " inference/model.py: kv_cache (kv_lora_rank 512) and pe_cache (qk_rope_head_dim "
+                "64) in the default dtype bfloat16, 1,152 bytes per token and layer";
+  return f;
+}
+
 // Meta-Llama-3-70B config.json (huggingface.co/meta-llama/Meta-Llama-3-70B): hidden_size 8192,
 // num_hidden_layers 80, num_attention_heads 64, num_key_value_heads 8 (head_dim 8192/64 = 128),
 // intermediate_size 28672, vocab_size 128256, tie_word_embeddings false.
@@ -27,6 +55,7 @@ Architecture llama3_70b() {
   a.kv_heads = 8;
   a.head_dim = 128;
   a.ffn_dim = 28672;
+  a.shipped = llama_formats("Meta-Llama-3-70B config.json");
   return a;
 }
 
@@ -48,6 +77,7 @@ Architecture llama3_405b() {
   a.kv_heads = 8;
   a.head_dim = 128;
   a.ffn_dim = 53248;
+  a.shipped = llama_formats("Llama-3.1-405B config.json");
   return a;
 }
 
@@ -84,25 +114,30 @@ Architecture deepseek_v3() {
   a.shared_experts = 1;
   a.experts_per_token = 8;
   a.expert_ffn_dim = 2048;
+  a.shipped = deepseek_v3_formats("huggingface.co/deepseek-ai/DeepSeek-V3");
   return a;
 }
 
 // DeepSeek-V3.2-Exp: the V3 shape plus DeepSeek Sparse Attention, config.json
 // (huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp): index_topk 2048, index_n_heads 64,
-// index_head_dim 128; the indexer's keys are cached in FP8 (inference/model.py: an FP8 key
-// cache with one scale per 128 elements, which is not counted). The indexer's own weights
-// (wq_b from the query latent, wk, weights_proj: 0.85B over 61 layers) are counted.
+// index_head_dim 128; the indexer's keys are cached in FP8 with one FP32 scale per 128
+// elements (inference/model.py: k_cache float8_e4m3fn, k_scale_cache float32 of head_dim /
+// block_size), 128 + 4 = 132 bytes per token and layer, so 132 / 128 bytes per element. The
+// indexer's own weights (wq_b from the query latent, wk, weights_proj: 0.85B over 61 layers)
+// are counted.
 Architecture deepseek_v32() {
   Architecture a = deepseek_v3();
   a.name = "deepseek-v3.2";
   a.source =
       "DeepSeek-V3.2-Exp config.json (huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp): the "
       "DeepSeek-V3 shape plus index_topk 2048, index_n_heads 64, index_head_dim 128; "
-      "inference/model.py: indexer keys cached in FP8, indexer weights wq_b, wk, weights_proj "
-      "(counted)";
+      "inference/model.py: indexer keys cached in FP8 with an FP32 scale per 128 (132 bytes "
+      "per token and layer), indexer weights wq_b, wk, weights_proj (counted)";
   a.sparse_top_k = 2048;
   a.indexer_heads = 64;
   a.indexer_head_dim = 128;
+  a.indexer_bytes_per_element = 132.0 / 128.0;
+  a.shipped = deepseek_v3_formats("huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp");
   return a;
 }
 
@@ -133,6 +168,23 @@ Architecture deepseek_v4(std::string name, std::string source) {
   a.indexer_heads = 64;
   a.indexer_head_dim = 128;
   a.indexer_bytes_per_element = 0.5;
+  // DeepSeek-V4 technical report: FP8 weights with the MoE experts in FP4, computed as
+  // "equivalent FP8 FLOPs" (so at the FP8 peak here); section 2.3.4: each KV row stored as 448
+  // FP8 elements and the 64 RoPE dimensions in BF16, 576 bytes (FlashMLA's layout adds 8 bytes
+  // of scales, not counted: the report's figure). The shared expert is counted in FP8 (the
+  // report's FP4 is for the routed experts' weights).
+  ShippedFormats f;
+  f.weights = Precision::fp8;
+  f.routed_expert_bytes_per_param = 0.5;
+  f.weights_source =
+      "DeepSeek-V4 technical report: FP8 weights, MoE experts in FP4 (0.5 bytes per parameter), "
+      "FLOPs counted as equivalent FP8 FLOPs";
+  f.kv = Precision::fp8;
+  f.kv_rope = Precision::bf16;
+  f.kv_source =
+      "DeepSeek-V4 technical report, section 2.3.4: KV rows of 448 FP8 elements and 64 BF16 "
+      "RoPE dimensions, 576 bytes per row";
+  a.shipped = f;
   return a;
 }
 

@@ -55,6 +55,32 @@ double prefill_attention_flops_per_token(const Roofline& r, double prompt_tokens
   return flops;
 }
 
+// The sum over j = 1..count of cached_bytes_per_sequence(r, j T), in closed form: per group
+// the entries sum to T count (count + 1) / (2 C), the window rows to T m (m + 1) / 2 +
+// (count - m) window with m = min(count, floor(window / T)).
+double cached_bytes_summed(const Roofline& r, double T, double count) {
+  const double triangle = T * count * (count + 1.0) / 2.0;
+  double bytes = 0.0;
+  for (const AttentionLayers& group : r.attention) {
+    const double entries =
+        group.attention.has_stream() ? triangle / group.attention.compress_ratio : 0.0;
+    double rows = 0.0;
+    if (group.attention.window > 0.0) {
+      const double m = std::min(count, std::floor(group.attention.window / T));
+      rows = T * m * (m + 1.0) / 2.0 + (count - m) * group.attention.window;
+    }
+    bytes += (rows + entries) * group.entry_bytes +
+             (group.attention.top_k ? entries * group.indexer_key_bytes : 0.0);
+  }
+  return bytes;
+}
+
+// Bytes one prompt of S tokens moves in its pass beside the weight read: an embedding row
+// gathered per token, its cache written once and read back once by its attention.
+double prompt_traffic_bytes(const Roofline& r, double prompt_tokens) {
+  return prompt_tokens * r.embedding_row_bytes + 2.0 * cached_bytes_per_sequence(r, prompt_tokens);
+}
+
 }  // namespace
 
 Roofline make_roofline(const Architecture& architecture, const ServingSetup& setup,
@@ -70,7 +96,7 @@ Roofline make_roofline(const Architecture& architecture, const ServingSetup& set
   r.total_params = architecture.total_param_count();
   r.active_params = architecture.active_param_count();
   const double bytes_per_param = setup.weight_bytes_per_param();
-  r.weight_bytes = r.total_params * bytes_per_param;
+  r.weight_bytes = serving_weight_bytes(architecture, setup);
   // The embedding table and the output head are known from the shape; a model without one,
   // or scaled by its parameter count, keeps 2 N per token (and so does one whose given counts
   // are too small to hold both matrices).
@@ -90,9 +116,11 @@ Roofline make_roofline(const Architecture& architecture, const ServingSetup& set
                       "head_dim, ...) is not given: " +
                           architecture.name + " has only direct totals");
   }
-  const double kv_bytes = bytes_per_element(setup.kv_precision);
-  r.kv_bytes_per_token = architecture.kv_cache_bytes_per_token(kv_bytes);
-  r.attention = attention_layers(architecture, kv_bytes);
+  r.attention = attention_layers(architecture,
+                                 architecture.kv_row_bytes(bytes_per_element(setup.kv_precision),
+                                                           setup.kv_rope_bytes_per_element()));
+  r.kv_bytes_per_token = cached_bytes_per_token(r.attention);
+  r.prefill_tokens_per_pass = setup.prefill_tokens_per_pass.value_or(0.0);
   r.attention_flops = setup.attention_flops && architecture.has_shape();
   if (!r.attention_flops) {
     for (AttentionLayers& group : r.attention) {
@@ -111,14 +139,16 @@ double cached_bytes_per_sequence(const Roofline& r, double context_tokens) {
 }
 
 double cached_bytes_per_token(const Roofline& r) {
-  double bytes = 0.0;
-  for (const AttentionLayers& group : r.attention) {
-    if (group.attention.has_stream()) {
-      bytes += (group.entry_bytes + (group.attention.top_k ? group.indexer_key_bytes : 0.0)) /
-               group.attention.compress_ratio;
-    }
-  }
-  return bytes;
+  return cached_bytes_per_token(r.attention);
+}
+
+double serving_weight_bytes(const Architecture& architecture, const ServingSetup& setup) {
+  const double bytes_per_param = setup.weight_bytes_per_param();
+  const double narrower = setup.routed_expert_bytes_per_param
+                              ? architecture.routed_expert_param_count() *
+                                    (*setup.routed_expert_bytes_per_param - bytes_per_param)
+                              : 0.0;
+  return architecture.total_param_count() * bytes_per_param + narrower;
 }
 
 double longest_context(const Roofline& r, double free_bytes) {
@@ -179,22 +209,43 @@ PrefillPass prefill_pass(const Roofline& r, double prompts, double prompt_tokens
   pass.flops =
       pass.tokens * (2.0 * r.prefill_params + prefill_attention_flops_per_token(r, prompt_tokens)) +
       prompts * 2.0 * r.head_params;
-  // Each prompt's cache is written once and read back once by its attention.
-  pass.bytes = r.weight_read_bytes + pass.tokens * r.embedding_row_bytes +
-               prompts * 2.0 * cached_bytes_per_sequence(r, prompt_tokens);
+  pass.bytes = r.weight_read_bytes + prompts * prompt_traffic_bytes(r, prompt_tokens);
   pass.compute_seconds = pass.flops / r.flop_per_second;
   pass.memory_seconds = pass.bytes / r.bytes_per_second;
   return pass;
 }
 
 PrefillToken prefill_token(const Roofline& r, double context_tokens) {
-  const double tokens = std::max(context_tokens, 1.0);
-  const PrefillPass pass = prefill_pass(r, 1.0, tokens);
+  const double S = std::max(context_tokens, 1.0);
+  const PrefillPass alone = prefill_pass(r, 1.0, S);  // one prompt: its FLOPs and its traffic
+  const double weight_seconds = r.weight_read_bytes / r.bytes_per_second;
   PrefillToken token;
-  token.flops = pass.flops / tokens;
-  token.compute_seconds = pass.compute_seconds / tokens;
-  token.memory_seconds = pass.memory_seconds / tokens;
-  token.weight_memory_seconds = r.weight_read_bytes / r.bytes_per_second / tokens;
+  token.flops = alone.flops / S;
+  token.compute_seconds = alone.compute_seconds / S;
+  double traffic_seconds = prompt_traffic_bytes(r, S) / r.bytes_per_second;
+  double passes_per_token = 0.0;  // weight reads per prompt token
+  const double T = r.prefill_tokens_per_pass;
+  if (T <= 0.0) {
+    // Filled with prompts up to the ridge T*, where the pass's compute time equals its weight
+    // read plus traffic: a prompt of S >= T* is a pass of its own. Without a ridge (the
+    // traffic alone outlasts the FLOPs) the pass grows until the weight read vanishes.
+    const double traffic_per_token = traffic_seconds / S;
+    if (token.compute_seconds > traffic_per_token) {
+      const double ridge_tokens = weight_seconds / (token.compute_seconds - traffic_per_token);
+      passes_per_token = 1.0 / std::max(S, ridge_tokens);
+    }
+  } else if (S <= T) {
+    passes_per_token = 1.0 / T;  // T / S prompts share each pass
+  } else {
+    // Chunks of T tokens (the last one shorter), each a pass reading the weights and the cache
+    // of the chunks before it; the prompt's chunks priced together.
+    const double chunks = std::ceil(S / T);
+    passes_per_token = chunks / S;
+    traffic_seconds += cached_bytes_summed(r, T, chunks - 1.0) / r.bytes_per_second;
+  }
+  token.traffic_memory_seconds = traffic_seconds / S;
+  token.weight_memory_seconds = weight_seconds * passes_per_token;
+  token.memory_seconds = token.traffic_memory_seconds + token.weight_memory_seconds;
   return token;
 }
 

@@ -39,12 +39,17 @@ struct Roofline {
   double decode_params = 0.0;
   double prefill_params = 0.0;
   double head_params = 0.0;
-  double weight_bytes = 0.0;         // resident in HBM: N_total * bytes per parameter
+  double weight_bytes = 0.0;         // resident in HBM: serving_weight_bytes
   double weight_read_bytes = 0.0;    // read per step: weight_bytes less the input embedding table
   double embedding_row_bytes = 0.0;  // gathered per token from that table: d_model * bytes
-  double kv_bytes_per_token = 0.0;   // KV cached per token as the context grows, all layers
-  AttentionGroups attention;         // the layers grouped by how they attend
-  bool attention_flops = false;      // attention FLOPs counted (per-entry FLOPs non-zero)
+  // Bytes cached per token as the context grows, all layers: K/V rows and the indexer's keys
+  // (cached_bytes_per_token).
+  double kv_bytes_per_token = 0.0;
+  // Tokens of one prefill pass (ServingSetup::prefill_tokens_per_pass); 0: filled with prompts
+  // up to the compute ridge.
+  double prefill_tokens_per_pass = 0.0;
+  AttentionGroups attention;     // the layers grouped by how they attend
+  bool attention_flops = false;  // attention FLOPs counted (per-entry FLOPs non-zero)
 
   double usd_per_second() const { return chips * usd_per_chip_hour / kSecondsPerHour; }
 };
@@ -90,19 +95,29 @@ struct PrefillPass {
 };
 PrefillPass prefill_pass(const Roofline& roofline, double prompts, double prompt_tokens);
 
-// One input token of a prompt of `context_tokens` prefilled in a pass of its own (one prompt,
-// at least one token): the pass's FLOPs, bytes and times divided by its tokens.
+// One input token of a prompt of `context_tokens` (at least one token): its FLOPs (the
+// prompt's over its tokens, prefill_pass) and the time its share of a pass takes. Prompts share
+// passes of Roofline::prefill_tokens_per_pass tokens, or by default as many as make the pass
+// compute-bound (the ridge, as serving engines batch prompts), so that short prompts share the
+// weight read; a prompt longer than a given pass is split into chunks of it, each reading the
+// weights and the cache of the chunks before it, priced together (the larger of the chunks'
+// total compute and memory time).
 struct PrefillToken {
   double flops = 0.0;
   double compute_seconds = 0.0;
-  double memory_seconds = 0.0;
-  double weight_memory_seconds = 0.0;  // the part of memory_seconds that reads the weights
+  double memory_seconds = 0.0;          // traffic plus the weight read
+  double weight_memory_seconds = 0.0;   // the part of memory_seconds that reads the weights
+  double traffic_memory_seconds = 0.0;  // the rest: embedding rows, the cache written and read
   double seconds() const {
     return compute_seconds > memory_seconds ? compute_seconds : memory_seconds;
   }
 };
 PrefillToken prefill_token(const Roofline& roofline, double context_tokens);
 ComputeCost input_token_cost(const Roofline& roofline, const PrefillToken& token);
+
+// Bytes of the weights resident in HBM: every parameter at the serving precision, routed
+// experts at ServingSetup::routed_expert_bytes_per_param when it is set.
+double serving_weight_bytes(const Architecture& architecture, const ServingSetup& setup);
 
 // HBM a batch needs: the weights plus each sequence's cache (KV, windows, indexer keys).
 double hbm_bytes_needed(const Roofline& roofline, double batch, double context_tokens);

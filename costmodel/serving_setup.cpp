@@ -43,6 +43,14 @@ void ServingSetup::validate(std::string_view prefix) const {
       !(*latency_per_token_seconds > 0.0 && std::isfinite(*latency_per_token_seconds))) {
     fail("latency_per_token", *latency_per_token_seconds, "must be positive");
   }
+  if (routed_expert_bytes_per_param &&
+      !(*routed_expert_bytes_per_param > 0.0 && *routed_expert_bytes_per_param <= 4.0)) {
+    fail("routed_expert_bytes_per_param", *routed_expert_bytes_per_param, "must be in (0, 4]");
+  }
+  if (prefill_tokens_per_pass &&
+      !(*prefill_tokens_per_pass >= 1.0 && std::isfinite(*prefill_tokens_per_pass))) {
+    fail("prefill_tokens_per_pass", *prefill_tokens_per_pass, "must be >= 1");
+  }
   if (!(compute_efficiency > 0.0 && compute_efficiency <= 1.0)) {
     fail("compute_efficiency", compute_efficiency, "must be in (0, 1]");
   }

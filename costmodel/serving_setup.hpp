@@ -22,8 +22,17 @@ struct ServingSetup {
   double chips = 8.0;                        // chips per replica (one 8-GPU node: assumed)
   Precision precision = Precision::bf16;     // compute precision and bytes per weight
   Precision kv_precision = Precision::bf16;  // bytes per cached KV element
-  double context_tokens = 8000.0;            // tokens in each sequence's KV cache (assumed; "8K")
-  std::optional<double> batch;               // sequences per decode step; absent: best batch
+  // Formats beyond one precision, from a model's shipped formats (apply_shipped_formats):
+  // routed experts' bytes per parameter when narrower (DeepSeek-V4's FP4 experts: 0.5), and
+  // the precision of a cached row's rotary dimensions when wider (its BF16 RoPE part). Absent:
+  // as `precision` and `kv_precision`.
+  std::optional<double> routed_expert_bytes_per_param;
+  std::optional<Precision> kv_rope_precision;
+  // Tokens of one prefill pass: prompts share a pass up to it, a longer prompt is split into
+  // chunks of it. Absent: a pass is filled with prompts up to the compute ridge.
+  std::optional<double> prefill_tokens_per_pass;
+  double context_tokens = 8000.0;  // tokens in each sequence's KV cache (assumed; "8K")
+  std::optional<double> batch;     // sequences per decode step; absent: best batch
   std::optional<double> latency_per_token_seconds;  // upper bound on one decode step
   // Fractions of the peak that kernels reach; 1 is the pure roofline of docs/model.md.
   double compute_efficiency = 1.0;
@@ -42,6 +51,9 @@ struct ServingSetup {
 
   double price_per_chip_hour(std::string_view prefix) const;  // as TrainingSetup's
   double weight_bytes_per_param() const { return bytes_per_element(precision); }
+  double kv_rope_bytes_per_element() const {
+    return bytes_per_element(kv_rope_precision.value_or(kv_precision));
+  }
   // F / W of the replica at the serving precision and efficiencies (the chip count cancels):
   // the arithmetic intensity at which decode turns compute-bound. Throws InputError when the
   // chip has no figure at the precision.

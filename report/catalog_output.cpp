@@ -1,6 +1,7 @@
 #include "scaleopt/report/catalog_output.hpp"
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
 
@@ -47,6 +48,25 @@ Json laws_json(const std::vector<LossLaw>& laws) {
   return json_document(Json{{"laws", list}});
 }
 
+namespace {
+
+// The formats a preset ships in, with the KV bytes per token they give; null without them.
+Json shipped_json(const Architecture& a) {
+  if (!a.shipped) return Json(nullptr);
+  const ShippedFormats& f = *a.shipped;
+  return Json{
+      {"precision", std::string(to_string(f.weights))},
+      {"routed_expert_bytes_per_param",
+       f.routed_expert_bytes_per_param ? Json(*f.routed_expert_bytes_per_param) : Json(nullptr)},
+      {"weights_source", f.weights_source},
+      {"kv_precision", std::string(to_string(f.kv))},
+      {"kv_rope_precision", f.kv_rope ? Json(std::string(to_string(*f.kv_rope))) : Json(nullptr)},
+      {"kv_bytes_per_token", shipped_kv_bytes_per_token(a)},
+      {"kv_source", f.kv_source}};
+}
+
+}  // namespace
+
 Json models_json(const std::vector<Architecture>& models) {
   Json list = Json::array();
   for (const Architecture& a : models) {
@@ -56,8 +76,9 @@ Json models_json(const std::vector<Architecture>& models) {
              {"active_params", a.active_param_count()},
              {"layers", a.layers},
              {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
-             {"kv_bytes_per_token_bf16", a.kv_cache_bytes_per_token(2.0)},
-             {"kv_bytes_per_token_fp8", a.kv_cache_bytes_per_token(1.0)},
+             {"kv_bytes_per_token_bf16", a.cached_bytes_per_token(2.0, 2.0)},
+             {"kv_bytes_per_token_fp8", a.cached_bytes_per_token(1.0, 1.0)},
+             {"shipped", shipped_json(a)},
              {"sparse_top_k", a.sparse_top_k},
              {"layer_pattern",
               a.has_layer_pattern() ? Json(format_layer_pattern(a.layer_pattern)) : Json(nullptr)},

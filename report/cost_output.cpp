@@ -30,7 +30,8 @@ std::string model_text(const Architecture& a, const ServingSetup& serving) {
   const std::string kv =
       a.has_shape() || a.kv_bytes_per_token
           ? "KV " +
-                format_quantity(a.kv_cache_bytes_per_token(bytes_per_element(serving.kv_precision)),
+                format_quantity(a.cached_bytes_per_token(bytes_per_element(serving.kv_precision),
+                                                         serving.kv_rope_bytes_per_element()),
                                 Unit::bytes, 4) +
                 " per token"
           : "KV per token not given";

@@ -23,6 +23,12 @@ Json roofline_answer(const ServingInputs& inputs, const Roofline& roofline,
            {"chips", setup.chips},
            {"precision", std::string(to_string(setup.precision))},
            {"kv_precision", std::string(to_string(setup.kv_precision))},
+           {"routed_expert_bytes_per_param", setup.routed_expert_bytes_per_param
+                                                 ? Json(*setup.routed_expert_bytes_per_param)
+                                                 : Json(nullptr)},
+           {"kv_rope_precision", setup.kv_rope_precision
+                                     ? Json(std::string(to_string(*setup.kv_rope_precision)))
+                                     : Json(nullptr)},
            {"batch", plan.batch},
            {"batch_bound", std::string(to_string(plan.bound))},
            {"decode_step_seconds", plan.step.seconds()},

@@ -356,12 +356,14 @@ std::vector<ScenarioKey> make_keys() {
           "Chips per serving replica (their FLOP/s, bandwidth and HBM add up)",
           [](const Scenario& s) { return std::optional<double>(s.serving.chips); },
           [](Scenario& s, double v) { s.serving.chips = v; }),
-      text("inference.precision", "bf16", false,
-           "Serving precision (peak FLOP/s and bytes per weight): bf16, fp8 or int8",
+      text("inference.precision", "as the model ships (bf16 without a shipped format)", false,
+           "Serving precision (peak FLOP/s and bytes per weight): bf16, fp8 or int8, one format "
+           "for every weight",
            [](Scenario& s, const std::string& v, const KeyContext&) {
              s.serving.precision = parse_precision(v);
            }),
-      text("inference.kv_precision", "bf16", false, "KV-cache precision: bf16, fp8 or int8",
+      text("inference.kv_precision", "as the model ships (bf16 without a shipped format)", false,
+           "KV-cache precision: bf16, fp8 or int8, every element of a row",
            [](Scenario& s, const std::string& v, const KeyContext&) {
              s.serving.kv_precision = parse_precision(v);
            }),
@@ -375,6 +377,14 @@ std::vector<ScenarioKey> make_keys() {
           "Sequences per decode step; absent: the cheapest batch within HBM and latency",
           [](const Scenario& s) { return s.serving.batch; },
           [](Scenario& s, double v) { s.serving.batch = v; }),
+      number(
+          "inference.prefill_tokens_per_pass", Unit::count, kAtLeastOne, "up to the compute ridge",
+          false,
+          "Tokens of one prefill pass: shorter prompts share it, longer ones are split into "
+          "chunks of it, each reading the cache of the chunks before it; absent: a pass is "
+          "filled with prompts until it is compute-bound",
+          [](const Scenario& s) { return s.serving.prefill_tokens_per_pass; },
+          [](Scenario& s, double v) { s.serving.prefill_tokens_per_pass = v; }),
       number(
           "inference.latency_per_token", Unit::seconds, kPositive, "none", false,
           "Upper bound on one decode step (time per output token of a sequence)",

@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
@@ -259,6 +260,24 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
       if (!document.table.at_path(key)) {
         scenario.assumptions.push_back(std::string(key) + " = " +
                                        std::string(find_scenario_key(key)->default_text));
+      }
+    }
+  }
+  {
+    // Without inference.precision / kv_precision the model is served as it ships.
+    auto given = [&](std::string_view key) {
+      return std::find(scenario.keys_given.begin(), scenario.keys_given.end(), key) !=
+             scenario.keys_given.end();
+    };
+    const ShippedChoice shipped =
+        apply_shipped_formats(scenario.architecture, scenario.serving, given("inference.precision"),
+                              given("inference.kv_precision"));
+    if (document.table.get("inference") || document.table.get("rl")) {
+      if (!shipped.weights.empty()) {
+        scenario.assumptions.push_back("inference.precision = " + shipped.weights);
+      }
+      if (!shipped.kv.empty()) {
+        scenario.assumptions.push_back("inference.kv_precision = " + shipped.kv);
       }
     }
   }

@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/scenario/extreme_inputs.hpp"
 
 namespace scaleopt {
@@ -17,6 +18,12 @@ ServingInputs serving_inputs(const Scenario& scenario) {
   in.setup = scenario.serving;
   in.prices = scenario.prices;
   in.assumptions = scenario.assumptions;
+  auto given = [&](std::string_view key) {
+    return std::find(scenario.keys_given.begin(), scenario.keys_given.end(), key) !=
+           scenario.keys_given.end();
+  };
+  in.precision_given = given("inference.precision");
+  in.kv_precision_given = given("inference.kv_precision");
   return in;
 }
 
@@ -61,7 +68,7 @@ std::string extreme_serving_inputs(const ServingInputs& in) {
 }
 
 double default_replica_chips(const Architecture& model, const ServingSetup& setup) {
-  const double weight_bytes = model.total_param_count() * setup.weight_bytes_per_param();
+  const double weight_bytes = serving_weight_bytes(model, setup);
   const double node = setup.chip.node_chips;
   const double chips = std::max(1.0, std::ceil(2.0 * weight_bytes / setup.chip.hbm_bytes));
   return std::ceil(chips / node) * node;
@@ -74,8 +81,7 @@ std::string default_replica_text(const Hardware& chip) {
 
 std::string describe_replica(const ServingInputs& in) {
   return format_quantity(in.setup.chips, Unit::number, 6) + " x " + in.setup.chip.id + " (" +
-         std::string(to_string(in.setup.precision)) + " weights, " +
-         std::string(to_string(in.setup.kv_precision)) + " KV)";
+         describe_formats(in.setup) + ")";
 }
 
 }  // namespace scaleopt

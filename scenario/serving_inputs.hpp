@@ -25,6 +25,10 @@ struct ServingInputs {
   std::vector<std::string> assumptions;
   std::string file;    // the scenario file, empty without one
   std::string prefix;  // how setup fields are named in errors: "--" or "inference"
+  // The scenario gave inference.precision / inference.kv_precision (else the model's shipped
+  // formats were applied: costmodel/shipped_formats.hpp).
+  bool precision_given = false;
+  bool kv_precision_given = false;
 
   // make_roofline and plan_serving, with errors located in the scenario file when there is one.
   Roofline roofline() const;
@@ -39,7 +43,8 @@ ServingInputs serving_inputs(const Scenario& scenario);
 double default_replica_chips(const Architecture& model, const ServingSetup& setup);
 std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-chip nodes ..."
 
-// "8 x h200 (fp8 weights, bf16 KV)".
+// "8 x h200 (fp8 weights, bf16 KV)"; mixed formats say so ("fp8 weights (routed experts 0.5
+// bytes per parameter), fp8 KV (RoPE dims bf16)").
 std::string describe_replica(const ServingInputs& inputs);
 
 // The setup's numbers beyond 1e30 or below 1e-30 ("inference.chips = 1e+300", or "--price =

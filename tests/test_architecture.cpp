@@ -64,9 +64,10 @@ TEST_CASE("attention FLOPs per context token follow Kaplan et al. and MLA", "[ar
   const Architecture v3 = architecture_preset("deepseek-v3");
   CHECK(v3.attention_flops_per_context_token(AttentionPass::prefill) == 4997120.0);
   CHECK(v3.attention_flops_per_context_token(AttentionPass::decode) == 16990208.0);
-  // DeepSeek-V3.2's indexer: 61 layers * 128 FP8 bytes of keys; 2 * 61 * 64 * 128 FLOPs.
+  // DeepSeek-V3.2's indexer: 61 layers * (128 FP8 bytes of key + one 4-byte FP32 scale per 128
+  // elements) = 61 * 132 = 8,052 bytes; 2 * 61 * 64 * 128 FLOPs.
   const Architecture v32 = architecture_preset("deepseek-v3.2");
-  CHECK(v32.indexer_bytes_per_token() == 7808.0);
+  CHECK(v32.indexer_bytes_per_token() == 61.0 * (128 + 4));
   CHECK(v32.indexer_flops_per_context_token() == 999424.0);
 }
 

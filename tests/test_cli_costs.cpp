@@ -71,8 +71,9 @@ TEST_CASE("cost --set changes the scenario for one run", "[cli][cost]") {
 }
 
 TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[cli][roofline]") {
+  // In bf16 (V3 ships fp8: --precision bf16 keeps the formulas below in one precision).
   const CliRun run = run_cli({"roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3",
-                              "--context", "200K", "--json"});
+                              "--precision", "bf16", "--context", "200K", "--json"});
   REQUIRE(run.status == 0);
   const auto json = run.json();
   for (const char* key : {"critical_batch", "crossover_context", "usd_per_mtok_input",
@@ -93,8 +94,9 @@ TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[
         Approx((2 * n * 3.35e12 - 2 * 7168 * 989e12) / (989e12 * 70272.0 - 16990208.0 * 3.35e12))
             .epsilon(1e-12));
   // The talk's roofline (--no-attention-flops): S* = (2 N W / F - 2 d) / kv.
-  const CliRun talk = run_cli({"roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3",
-                               "--context", "200K", "--no-attention-flops", "--json"});
+  const CliRun talk =
+      run_cli({"roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3", "--precision",
+               "bf16", "--context", "200K", "--no-attention-flops", "--json"});
   REQUIRE(talk.status == 0);
   CHECK(talk.json()["attention_flops"] == false);
   CHECK(talk.json()["crossover_context"].get<double>() ==

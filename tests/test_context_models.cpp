@@ -22,8 +22,8 @@ using namespace scaleopt;
 TEST_CASE("a default replica is made of whole nodes", "[roofline][cli]") {
   // DeepSeek-V3 in bf16 on B200s: 2 x 1,342,052,808,704 bytes / 180GB = 14.9, 15 chips, so
   // two 8-chip nodes, 16.
-  const auto b200 = run_cli({"roofline", "--hardware", "b200", "--model", "deepseek-v3", "--price",
-                             "$4/h", "--json"})
+  const auto b200 = run_cli({"roofline", "--hardware", "b200", "--model", "deepseek-v3",
+                             "--precision", "bf16", "--price", "$4/h", "--json"})
                         .json();
   CHECK(b200["chips"].get<double>() == 16);
   CHECK_THAT(b200["assumptions"].dump(),

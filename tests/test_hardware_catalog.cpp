@@ -23,6 +23,7 @@ struct DesignRow {
 };
 const std::map<std::string, DesignRow> kDesignTable{
     {"a100-80g", {312, 0, 2.039, 80}},  {"h100-sxm", {989, 1979, 3.35, 80}},
+    {"h800", {989, 1979, 3.35, 80}},  // secondary sources: the H100 SXM's compute and memory
     {"h200", {989, 1979, 4.8, 141}},    {"b200", {2250, 4500, 8.0, 180}},
     {"mi300x", {1307, 2615, 5.3, 192}}, {"tpu-v5e", {197, 0, 0.819, 16}},
     {"tpu-v5p", {459, 0, 2.765, 95}},
@@ -68,7 +69,7 @@ TEST_CASE("no catalog figure is a sparse one: fp8 and int8 are at most twice bf1
 
 TEST_CASE("every catalog entry has a source with a URL, prices come with a note", "[hardware]") {
   const auto chips = builtin_hardware();
-  CHECK(chips.size() == 8);  // the eight of docs/model.md's Hardware table
+  CHECK(chips.size() == 9);  // the nine of docs/model.md's Hardware table
   for (const Hardware& chip : chips) {
     INFO(chip.id);
     CHECK_THAT(chip.source, Catch::Contains("https://"));
@@ -121,7 +122,7 @@ TEST_CASE("scaleopt hardware lists the catalog as a table and as JSON", "[hardwa
   const CliRun json = run_cli({"hardware", "--json"});
   REQUIRE(json.status == 0);
   const auto list = json.json()["hardware"];
-  REQUIRE(list.size() == 8);
+  REQUIRE(list.size() == 9);
   CHECK(list[2]["id"] == "h100-sxm");
   CHECK(list[2]["fp8_flop_per_second"].get<double>() == 1979e12);
   CHECK(list[2]["price_is_assumption"] == true);

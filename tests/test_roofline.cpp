@@ -157,25 +157,28 @@ TEST_CASE("sparse attention reads top-k tokens plus the indexer's keys", "[roofl
   ServingSetup talk = setup_on("h100-sxm", Precision::fp8, 16);
   talk.attention_flops = false;  // the reads alone decide S* here
   const Roofline r = make_roofline(v32, talk, "t");
-  // At S = 100K: 2048 tokens * 70,272 bytes (bf16 MLA) + 100K * 7,808 bytes of FP8 indexer keys.
-  CHECK(kv_bytes_read_per_sequence(r, 100e3) == 2048 * 70272.0 + 100e3 * 7808.0);
+  // The indexer's keys as V3.2's inference code caches them: per layer 128 FP8 elements plus
+  // one FP32 scale per 128 elements, 61 x (128 + 4) = 8,052 bytes per token.
+  const double x = 61.0 * (128 + 4);
+  // At S = 100K: 2048 tokens * 70,272 bytes (bf16 MLA) + 100K * x bytes of indexer keys.
+  CHECK(kv_bytes_read_per_sequence(r, 100e3) == 2048 * 70272.0 + 100e3 * x);
   // Below k it reads every token.
-  CHECK(kv_bytes_read_per_sequence(r, 1000) == 1000 * (70272.0 + 7808.0));
+  CHECK(kv_bytes_read_per_sequence(r, 1000) == 1000 * (70272.0 + x));
   // Below k every token is read, plus its indexer key: S* = 2 N W / (F (kv + x)) when that
   // is below k (here ~1.6K < 2048); otherwise past k only the indexer's read grows with S.
   // N = 38,403,791,872 active (V3 and the indexer's 851,509,248) less the input embedding
   // 926,679,040; each sequence gathers a row of 7,168 fp8 bytes.
   const double F = 16 * 1979e12, W = 16 * 3.35e12, n = 38403791872.0 - 926679040.0, k = 2048;
   const double row = 7168.0;
-  const double slack = 2 * n / F - (row + k * (70272.0 + 7808.0)) / W;  // < 0: k past dense S*
-  const double dense_root = (2 * n / F - row / W) / ((70272.0 + 7808.0) / W);
+  const double slack = 2 * n / F - (row + k * (70272.0 + x)) / W;  // < 0: k past dense S*
+  const double dense_root = (2 * n / F - row / W) / ((70272.0 + x) / W);
   CHECK(slack < 0.0);
   CHECK(crossover_context(r) == Approx(dense_root).epsilon(1e-14));
   Architecture wide = v32;
   wide.sparse_top_k = 512;  // now the kink comes first: the indexer term decides
   const Roofline rw = make_roofline(wide, talk, "t");
-  const double at_k = 2 * n / F - (row + 512 * (70272.0 + 7808.0)) / W;
-  CHECK(crossover_context(rw) == Approx(512 + at_k / (7808.0 / W)).epsilon(1e-14));
+  const double at_k = 2 * n / F - (row + 512 * (70272.0 + x)) / W;
+  CHECK(crossover_context(rw) == Approx(512 + at_k / (x / W)).epsilon(1e-14));
 }
 
 TEST_CASE("attention FLOPs, counted by default, add to decode compute", "[roofline]") {

@@ -76,8 +76,8 @@ TEST_CASE("bad scenarios name the file, line and key", "[scenario]") {
         "1/3 or 40%, got a boolean");
   CHECK(error_of("[inference]\nhardware = \"h300\"\n") ==
         "s.toml:2: inference.hardware: unknown hardware 'h300': expected one of a100-80g, "
-        "a100-40g, h100-sxm, h200, b200, mi300x, tpu-v5e, tpu-v5p (see 'scaleopt hardware'), or "
-        "define it in a [hardware.h300] table");
+        "a100-40g, h100-sxm, h800, h200, b200, mi300x, tpu-v5e, tpu-v5p (see 'scaleopt hardware'), "
+        "or define it in a [hardware.h300] table");
   const std::string model = "[architecture]\npreset = \"llama3-70b\"\n";
   CHECK(error_of(model + "[inference]\nprecision = \"fp8\"\nhardware = \"a100-80g\"\n") ==
         "s.toml: inference.precision: a100-80g has no fp8 figure (it has bf16, int8)");
@@ -194,7 +194,7 @@ TEST_CASE("scaleopt cost rejects bad scenarios with exit status 2 and nothing on
              Catch::EndsWith("unknown_key.toml:7: inference.rates: unknown key (did "
                              "you mean 'rate'?); known keys: hardware, chips, "
                              "precision, kv_precision, context, batch, "
-                             "latency_per_token, compute_efficiency, "
+                             "prefill_tokens_per_pass, latency_per_token, compute_efficiency, "
                              "bandwidth_efficiency, attention_flops, "
                              "usd_per_chip_hour, pricing, prefill_mfu, decode_mfu, "
                              "compare_models, "

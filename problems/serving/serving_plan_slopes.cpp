@@ -41,13 +41,21 @@ ServingPlanSlopes log_slopes_in_params(const Roofline& r, const ServingPlan& pla
   }
   ServingPlanSlopes slopes;
   slopes.output_token = time_in_params + (time_in_batch - 1.0) * batch_slope;
-  // Prefill: the matmul share when compute-bound, else the weight read's share of the bytes.
-  const bool prefill_compute_bound = plan.prefill.compute_seconds > plan.prefill.memory_seconds;
+  // Prefill: the matmul share when compute-bound, else the weight read's share of the bytes. A
+  // pass filled with prompts up to the ridge (no pass given) keeps its weight read hidden as N
+  // moves the ridge: its price is the larger of its compute and its traffic, and the traffic
+  // does not scale with N (at the ridge memory equals compute, so comparing them would pick
+  // either by rounding).
+  const PrefillToken& prefill = plan.prefill;
+  const bool up_to_ridge = r.prefill_tokens_per_pass <= 0.0;
+  const double memory_seconds =
+      up_to_ridge ? prefill.traffic_memory_seconds : prefill.memory_seconds;
+  const double memory_in_params = up_to_ridge ? 0.0 : prefill.weight_memory_seconds;
   const double prefill_tokens = std::max(plan.context_tokens, 1.0);
   slopes.input_token =
-      prefill_compute_bound
-          ? (2.0 * r.prefill_params + 2.0 * r.head_params / prefill_tokens) / plan.prefill.flops
-          : plan.prefill.weight_memory_seconds / plan.prefill.memory_seconds;
+      prefill.compute_seconds > memory_seconds
+          ? (2.0 * r.prefill_params + 2.0 * r.head_params / prefill_tokens) / prefill.flops
+          : memory_in_params / memory_seconds;
   return slopes;
 }
 

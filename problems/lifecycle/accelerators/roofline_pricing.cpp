@@ -50,14 +50,16 @@ ContextPricing context_pricing(const LifetimeInputs& inputs, const Roofline& r, 
       }
     }
   }
-  // Prefill of one prompt of max(S, 1) tokens, per token (prefill_token): FLOPs 2 N + the
-  // attention's per token, bytes w N + 2 c(S) (+ embedding rows) over the prompt.
-  const double tokens = std::max(context, 1.0);
-  const PrefillPass pass = prefill_pass(r, 1.0, tokens);
-  const double attention = pass.flops / tokens - 2.0 * r.prefill_params - 2.0 * r.head_params;
+  // Prefill per input token (prefill_token): FLOPs 2 N + the attention's per token; memory the
+  // traffic of the prompt's cache (and, with chunks, of the chunks before each) plus the
+  // weight read over the tokens sharing a pass. A pass filled up to the ridge hides the weight
+  // read under its compute, so then the memory term is the traffic alone: the larger of the
+  // two is the prefill's price either way (with a ridge the compute, without one the traffic).
+  const PrefillToken token = prefill_token(r, context);
+  const double attention = token.flops - 2.0 * r.prefill_params - 2.0 * r.head_params;
   p.input.terms[0] = {attention / F, 2.0 * r.prefill_params / F, 0.0, kInfinity};
-  p.input.terms[1] = {(pass.bytes - r.weight_read_bytes) / (W * tokens),
-                      r.weight_read_bytes / (W * tokens), 0.0, kInfinity};
+  const double weight_read = r.prefill_tokens_per_pass > 0.0 ? token.weight_memory_seconds : 0.0;
+  p.input.terms[1] = {token.traffic_memory_seconds, weight_read, 0.0, kInfinity};
   p.input.count = 2;
   return p;
 }

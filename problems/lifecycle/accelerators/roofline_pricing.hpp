@@ -11,8 +11,10 @@
 //   compute-bound   (2N + a) / F                          (balance, or batch 1 compute-bound)
 //   HBM full        m / W + (c / W) N / (H / w - N)         (B = (H - w N) / c)
 //   latency target  m / W + (m / W) N / (L W / w - N)       (B = (L W - w N) / m)
-// (with a given batch: the first, and (w N / B + m) / W). An input token prefilled in a pass of
-// its own is the larger of its compute and memory times, both affine in N. Each is a term
+// (with a given batch: the first, and (w N / B + m) / W). An input token costs the larger of
+// its compute and memory times, both affine in N: the memory its prompt's traffic, plus the
+// weight read over the tokens of a given pass (inference.prefill_tokens_per_pass; a pass filled
+// up to the ridge hides it under the compute). Each is a term
 // p0 + p1 N + p2 N / (q - N), increasing and convex in ln N, so the cost per token is piecewise
 // smooth in ln N with one binding term per piece, and convex.
 
