@@ -361,7 +361,7 @@ ScenarioDocument ScenarioDocument::from_text(std::string_view text, const std::s
 }
 
 Scenario ScenarioDocument::load(const std::vector<std::string>& overrides) const {
-  return load_document(parse_toml_text(parsed_->text, parsed_->file), overrides);
+  return load_document(parse_toml_text(parsed_->text, parsed_->file), overrides, LawSource{});
 }
 
 const std::string& ScenarioDocument::file() const {
