@@ -232,7 +232,7 @@ py::tuple run_command(
 using AxisSpec = std::variant<std::string, std::vector<double>>;
 
 struct SweepColumns {
-  std::vector<std::string> names;  // point, points, the varied paths, summary_columns(kind)
+  std::vector<std::string> names;  // point, points, the varied paths, summary_columns(layout)
   py::list arrays;                 // one numpy array per name
   py::list status_categories;      // the texts of the status codes, by code
   py::list algorithm_categories;   // the texts of the algorithm codes (-1: no algorithm)
@@ -242,9 +242,9 @@ struct SweepColumns {
 // points, the varied inputs, the answer's numbers), 1 for each int8 code (status, algorithm),
 // and 8 for the row's index in the list of points solved. Refused above in_memory_limit_bytes
 // (solver/limits.hpp) before anything is allocated: a grid of 10^9 points asks for ~300 GB.
-void check_frame_bytes(const SweepGrid& grid, const Shard& shard, ProblemKind kind) {
+void check_frame_bytes(const SweepGrid& grid, const Shard& shard, const AnswerLayout& layout) {
   double numbers = 2.0 + static_cast<double>(grid.axes().size()), codes = 0.0;
-  for (const std::string& name : summary_columns(kind)) {
+  for (const std::string& name : summary_columns(layout)) {
     const bool text = name.ends_with("status") || name.ends_with("algorithm");
     (text ? codes : numbers) += 1.0;
   }
@@ -292,7 +292,7 @@ py::tuple sweep(const Scenario& scenario, const std::vector<std::pair<std::strin
   options.method = method_of(method);
   const SweepRunner runner(scenario, grid, options);
   const Shard shard{static_cast<std::size_t>(shard_index), static_cast<std::size_t>(shard_count)};
-  check_frame_bytes(grid, shard, runner.kind());
+  check_frame_bytes(grid, shard, runner.layout());
   const std::vector<std::size_t> points = shard_point_list(grid.size(), shard);
   const auto rows = static_cast<py::ssize_t>(points.size());
 

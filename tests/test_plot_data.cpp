@@ -292,7 +292,7 @@ TEST_CASE("sweep lines: one per series value, sorted by x", "[plots]") {
 }
 
 TEST_CASE("tornado figure: each side a box from the base to its output", "[plots]") {
-  const SweepAxis axis{"params", "params (parameters)",
+  const plots::SweepAxis axis{"params", "params (parameters)",
                        [](double v) { return format_quantity(v, Unit::count); }};
   const Figure figure =
       tornado_figure({{"law.alpha", "0.27 .. 0.40", 30e9, 15e9},
