@@ -35,7 +35,9 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   if (flags.scenario.empty()) {
     if (flags.model.empty()) {
       flags.model = "deepseek-v3.2";
-      defaults.push_back("--model deepseek-v3.2 (DeepSeek Sparse Attention: each query reads the 2,048 entries its indexer picks)");
+      defaults.push_back(
+          "--model deepseek-v3.2 (DeepSeek Sparse Attention: each query reads the 2,048 entries "
+          "its indexer picks)");
     }
     if (flags.hardware.empty()) {
       flags.hardware = "h200";

@@ -35,7 +35,8 @@ struct KvLayout {
 };
 
 struct KvLayoutOptions {
-  double tolerance = 0.10;          // |layout - target| / target, "within 10%": the shapes published models use
+  double tolerance =
+      0.10;  // |layout - target| / target, "within 10%": the shapes published models use
   double max_cache_layers = 128.0;  // no published model has more layers than this
   // The model's layer count when known (0: unknown): layouts need no more cache layers.
   double model_layers = 0.0;
