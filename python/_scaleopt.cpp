@@ -47,8 +47,8 @@ namespace {
 // Built with CPython's own calls (PyDict_SetItem, PyUnicode_FromStringAndSize): pybind11's
 // dict[key] = value goes through a generic accessor and PyObject_SetItem, which made this
 // conversion ~90k instructions for `solve --json`'s answer (the budget is 20 us over the
-// C++ solve, docs/performance.md); each object here is owned by a py::object as soon as it exists, so an exception
-// leaks nothing.
+// C++ solve, docs/performance.md); each object here is owned by a py::object as soon as it exists,
+// so an exception leaks nothing.
 py::object to_python(const report::Json& json);
 
 py::object checked(PyObject* object) {

@@ -293,7 +293,7 @@ TEST_CASE("sweep lines: one per series value, sorted by x", "[plots]") {
 
 TEST_CASE("tornado figure: each side a box from the base to its output", "[plots]") {
   const plots::SweepAxis axis{"params", "params (parameters)",
-                       [](double v) { return format_quantity(v, Unit::count); }};
+                              [](double v) { return format_quantity(v, Unit::count); }};
   const Figure figure =
       tornado_figure({{"law.alpha", "0.27 .. 0.40", 30e9, 15e9},
                       {"training.mfu", "0.32 .. 0.48", NAN, 21e9},  // no answer at -20%
