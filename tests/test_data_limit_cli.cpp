@@ -17,6 +17,7 @@ using namespace scaleopt;
 namespace {
 
 using boost::multiprecision::exp;
+using boost::multiprecision::pow;
 
 // min over ln N of the README's L(N, C / (6 N), U) with U = min(U_D, D), by golden section in 50
 // digits (the README's grid search, continuous), with the preset's constants (the README's
@@ -209,5 +210,37 @@ TEST_CASE("hostile data keys are refused naming the field", "[data_limit_cli]") 
     const CliRun run = run_cli({"solve", example("frontier_uncertain.toml"), "--set", set});
     CHECK(is_one_line_error(run));
     CHECK_THAT(run.err, Catch::Contains(field));
+  }
+}
+
+TEST_CASE("the headline at the data wall: 30T, 100T and 300T unique tokens", "[data_limit_cli]") {
+  // examples/frontier_data_wall.toml (docs/validation.md, "The data wall"): the heuristic's plan
+  // is fixed (N = 100B, D = 50M/s x 2 months = 2.63e14), so its epochs are D / U_D and its loss
+  // penalty the README's formula against the law's fresh-data loss, both computed here in 50
+  // digits; the optimum is held to the library's reduction and, at 300T (D below the stock), to
+  // the answer with unlimited data.
+  const auto free_json = data_limit_solve_json("frontier_100x.toml", {});
+  const LossLaw law = loss_law_preset("epoch2024");
+  for (const double stock : {30e12, 100e12, 300e12}) {
+    CAPTURE(stock);
+    const auto j = data_limit_solve_json("frontier_data_wall.toml",
+                                         {"data.unique_tokens=" + std::to_string(stock)});
+    REQUIRE(j["status"] == "converged");
+    const double n = j["active_params"].get<double>(), d = j["pretrain_tokens"].get<double>();
+    CHECK(j["epochs"].get<double>() == Approx(d / stock).epsilon(1e-15));
+    const Real50 penalty = repeated50::loss(law, Real50(n), Real50(d), Real50(stock)) -
+                           Real50(law.E) - Real50(law.A) * pow(Real50(n), -Real50(law.alpha)) -
+                           Real50(law.B) * pow(Real50(d), -Real50(law.beta));
+    // The penalty is a difference of losses near 1.9: 1e-15 absolute is their rounding.
+    CHECK(std::fabs(j["data_limit_loss"].get<double>() - penalty.convert_to<double>()) < 1e-15);
+    const auto& optimum = j["optimum"];
+    REQUIRE(optimum["status"] == "converged");
+    CHECK(optimum["reference_relative_difference"].get<double>() < 1e-8);
+    CHECK(optimum["data_limit_cost"].get<double>() >= 0.0);
+    if (stock == 300e12) {
+      CHECK(j["data_limit_loss"].get<double>() == 0.0);
+      CHECK(optimum["pretrain_tokens"].get<double>() ==
+            Approx(free_json["optimum"]["pretrain_tokens"].get<double>()).epsilon(1e-9));
+    }
   }
 }
