@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
@@ -349,6 +350,45 @@ StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOp
   return check;
 }
 
+// Limited data: NLopt's (N, D) against the 1-D reduction of problems/data_limit/; feasibility
+// from the README's formula on its own (costmodel/data_repetition.hpp): a target is reachable
+// when the loss at the largest N and D allowed (D at the cap, if any) lies below it.
+StressCheck check_data_limit(const StressInstance& instance, const StressCheckOptions& options) {
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const LifetimePlan reference = lifecycle_reference(setup.terms(), setup.question());
+  const LifetimeCostModel& model = setup.model;
+  const bool at_loss = setup.kind != ProblemKind::max_quality;
+  bool feasible = false;
+  if (at_loss) {
+    const double largest_params = std::min(kLargestCount, model.max_params);
+    const double largest_tokens =
+        std::min(kLargestCount, instance.problem.max_pretrain_tokens.value_or(kLargestCount));
+    feasible = reachable(instance.law, setup.target_loss) &&
+               data_constrained_loss(instance.law, largest_params, largest_tokens,
+                                     *instance.inputs.data.unique_tokens) < setup.target_loss;
+  } else {
+    feasible = setup.min_params <= model.max_params &&
+               model.total(setup.unit, setup.min_params, 1.0).value < setup.budget;
+  }
+  if (!feasible) {
+    if (solution.status() == Status::infeasible) return infeasible();
+    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
+                     " (" + solution.message() + ")");
+  }
+  const QuestionAnswer& answer = solution.answer;
+  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
+  if (!reference.solve.converged()) {
+    return failed("the data-limit reduction reports " +
+                  std::string(to_string(reference.solve.status)) + ": " + reference.solve.message);
+  }
+  if (const std::string field = non_finite_field(answer); !field.empty()) {
+    return failed("the answer's " + field + " is not finite");
+  }
+  return compare(answer.plan.params, answer.plan.pretrain_tokens, reference.params,
+                 reference.pretrain_tokens, options, "data-limit reduction");
+}
+
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
   switch (instance.kind) {
     case StressClass::compute_at_budget:
@@ -366,6 +406,8 @@ StressCheck check(const StressInstance& instance, const StressCheckOptions& opti
       return check_equal_cost(instance, options);
     case StressClass::rl_returns:
       return check_rl_returns(instance, options);
+    case StressClass::data_limit:
+      return check_data_limit(instance, options);
   }
   return failed("unknown class");
 }

@@ -6,9 +6,12 @@
 
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/problems/fit/bootstrap_resample.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
@@ -54,7 +57,10 @@ class Draw {
 };
 
 LossLaw spread_law(Draw& draw, StressInstance& instance) {
-  const std::vector<LossLaw> presets = loss_law_presets();
+  // The laws fitted to Chinchilla's runs: muennighoff2023 (C4, another tokenizer) is left out,
+  // which also keeps every class's instances as they were drawn before it existed.
+  std::vector<LossLaw> presets = loss_law_presets();
+  std::erase_if(presets, [](const LossLaw& law) { return law.name == "muennighoff2023"; });
   const LossLaw& base = presets[draw.below(presets.size())];
   instance.law_preset = base.name;
   LossLaw law;
@@ -218,6 +224,19 @@ CostShares random_shares(Draw& draw, bool with_rl) {
   return shares;
 }
 
+// Question 0: min-lifetime-flops at a target, 1: min-lifetime-cost at a target, 2: max-quality
+// within a budget in dollars.
+void lifecycle_question(Draw& draw, StressInstance& instance, int question) {
+  if (question == 2) {
+    instance.problem.kind = ProblemKind::max_quality;
+    instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
+  } else {
+    instance.problem.kind =
+        question == 0 ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
+    instance.problem.target_loss = loss_target(draw, instance);
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(StressClass kind) {
@@ -240,6 +259,8 @@ std::string_view to_string(StressClass kind) {
       return "roofline-equal-cost";
     case StressClass::rl_returns:
       return "rl-returns";
+    case StressClass::data_limit:
+      return "data-limit";
   }
   return "compute-at-budget";
 }
@@ -334,13 +355,33 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
                                draw.log_uniform(0.5, 2.0)};
         if (!optimal_rl_ratio(*rl.returns, kappa, kNoRlRatio).at_lower_bound) break;
       }
-      if (question == 2) {
-        instance.problem.kind = ProblemKind::max_quality;
-        instance.problem.budget_usd = lifetime_budget(draw, instance, CostUnit::usd);
-      } else {
-        instance.problem.kind =
-            question == 0 ? ProblemKind::min_lifetime_flops : ProblemKind::min_lifetime_cost;
-        instance.problem.target_loss = loss_target(draw, instance);
+      lifecycle_question(draw, instance, question);
+      break;
+    }
+    case StressClass::data_limit: {
+      instance.inputs = lifetime_inputs(draw, false);
+      // The decay constants spread around the paper's over a factor of 3 each way.
+      instance.law.repeat_decay_tokens =
+          kMuennighoffRepeatDecayTokens * draw.log_uniform(1.0 / 3.0, 3.0);
+      instance.law.repeat_decay_params =
+          kMuennighoffRepeatDecayParams * draw.log_uniform(1.0 / 3.0, 3.0);
+      lifecycle_question(draw, instance, static_cast<int>(draw.below(3)));
+      // A stock from a twentieth of the tokens the question's optimum uses with unlimited data
+      // (its 1-D reduction) to twice them: from ~20 epochs to none. Far beyond, every repeat is
+      // worth nothing to rounding (exp(-R_D / R_D*) below 1e-15) and the loss is flat at its
+      // floor: no optimum to check. A question without an unlimited answer takes 1e12.
+      double tokens = 1e12;
+      try {
+        const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
+        const LifetimePlan unlimited = lifecycle_reference(setup.terms(), setup.question());
+        if (unlimited.solve.converged()) tokens = std::min(1e28, unlimited.pretrain_tokens);
+      } catch (const InputError&) {
+      }
+      instance.inputs.data.unique_tokens = tokens * draw.log_uniform(0.05, 2.0);
+      // One in four caps the tokens too, from a third to three times the stock.
+      if (draw.chance(0.25)) {
+        instance.problem.max_pretrain_tokens =
+            std::min(1e30, *instance.inputs.data.unique_tokens * draw.log_uniform(1.0 / 3.0, 3.0));
       }
       break;
     }

@@ -45,8 +45,13 @@ enum class StressClass {
   // budget, costs linear in N (FLOPs or fixed MFUs): NLopt against the separation of
   // problems/rl_returns/ (r* by TOMS 748, then the 1-D reduction).
   rl_returns,
+  // Limited data (data.unique_tokens: the repetition transform of the loss), sometimes with a cap
+  // on the pretraining tokens, at a loss or within a budget: NLopt against the 1-D reduction of
+  // problems/data_limit/ (TOMS 748 on the stationary point along the question's constraint),
+  // infeasibility against the floor of the README's formula (costmodel/data_repetition.hpp).
+  data_limit,
 };
-inline constexpr int kStressClassCount = 9;
+inline constexpr int kStressClassCount = 10;
 // The classes that were the whole run before later ones joined: their instances are drawn as
 // they always were (instance k of such a class c is the generator's instance
 // kFirstClassCount * k + c), so a run of kStressClassCount * n instances has the same n of each

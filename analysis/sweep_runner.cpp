@@ -57,7 +57,8 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   const QuestionSetup setup = scenario_setup(base);
   layout_ = answer_layout(setup);
   fast_ = options.method == SolveMethod::automatic &&
-          fast_path_for(setup.loss, setup.model, setup.unit).accelerator != Accelerator::none;
+          fast_path_for(setup.loss, setup.model, setup.unit, setup.max_pretrain_tokens.has_value())
+                  .accelerator != Accelerator::none;
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,
@@ -94,6 +95,7 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
     answer.invalid_input = true;
     answer.summary.kind = layout_.kind;
     answer.summary.rl_returns = layout_.rl_returns;
+    answer.summary.data_limit = layout_.data_limit;
     ++tally.invalid_input;
   }
 }

@@ -2,12 +2,14 @@
 // law's compute-optimal tokens for that N.
 
 #include <memory>
+#include <optional>
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
 #include "scaleopt/cli/flags.hpp"
 #include "scaleopt/cli/law_flags.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/problems/data_limit/data_limited_allocation.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/overflow.hpp"
@@ -20,7 +22,7 @@ namespace {
 
 struct LossArgs {
   LawFlags law;
-  std::string params, tokens;
+  std::string params, tokens, unique_tokens;
   bool json = false;
 };
 
@@ -44,13 +46,35 @@ int run_loss(const LossArgs& args, std::ostream& out) {
                      {"law B", law.B},
                      {"law alpha", law.alpha},
                      {"law beta", law.beta}});
+  std::optional<DataLimitedPoint> limited;
+  if (!args.unique_tokens.empty()) {
+    const double unique = parse_positive_flag("--unique-tokens", args.unique_tokens, Unit::count);
+    limited = data_limited_point(law, params, tokens, unique);
+  }
+  Allocation shown = point;
+  if (limited) shown.loss = limited->loss;
   if (args.json) {
-    out << loss_answer(point, law, frontier.tokens, over).dump(2) << "\n";
+    out << (limited ? data_limited_loss_answer(shown, law, frontier.tokens, over, *limited)
+                    : loss_answer(point, law, frontier.tokens, over))
+               .dump(2)
+        << "\n";
     return kExitOk;
   }
   Table table("Loss of N = " + format_quantity(params, Unit::count, 4) +
               " parameters trained on D = " + format_quantity(tokens, Unit::count, 4) + " tokens");
-  table.row("loss", format_quantity(point.loss, Unit::number, 6), "nats/token");
+  table.row("loss", format_quantity(shown.loss, Unit::number, 6),
+            limited ? "nats/token, with repeated data" : "nats/token");
+  if (limited) {
+    table.row("fresh-data loss", format_quantity(limited->fresh_loss, Unit::number, 6),
+              "the law's loss had every token been new (+" +
+                  format_quantity(limited->loss - limited->fresh_loss, Unit::number, 4) +
+                  " nats for the limit)");
+    table.row("epochs", format_quantity(limited->epochs, Unit::number, 4), "D / unique tokens");
+    table.row("effective tokens", format_quantity(limited->effective_tokens, Unit::count, 4),
+              "D': the fresh tokens the repeated ones are worth (Muennighoff et al. 2023)");
+    table.row("effective params", format_quantity(limited->effective_params, Unit::count, 4),
+              "N': parameters beyond what the unique data feeds are worth less");
+  }
   table.row("compute", format_scientific(point.compute_flops, 4), "FLOPs (6 N D)");
   table.row("tokens per param", format_quantity(point.tokens_per_param(), Unit::number, 4));
   table.row(
@@ -75,9 +99,16 @@ void add_loss_command(CLI::App& app, Action& chosen) {
   command->add_option("--tokens", args->tokens, "Training tokens D (a count, e.g. 1T)")
       ->type_name("COUNT")
       ->required();
+  command
+      ->add_option("--unique-tokens", args->unique_tokens,
+                   "Unique tokens U_D in the data (a count, e.g. 25B): tokens beyond them repeat "
+                   "and are worth less each epoch (Muennighoff et al. 2023)")
+      ->type_name("COUNT");
   add_law_flags(*command, args->law, /*with_rule=*/false);
   command->add_flag("--json", args->json, "Print one JSON object instead of a table");
-  command->footer("Example:\n  scaleopt loss --params 70B --tokens 1T --law sardana2024\n");
+  command->footer(
+      "Examples:\n  scaleopt loss --params 70B --tokens 1T --law sardana2024\n"
+      "  scaleopt loss --params 8.67B --tokens 178B --unique-tokens 25B --law muennighoff2023\n");
   command->callback(
       [args, &chosen] { chosen = [args](std::ostream& out) { return run_loss(*args, out); }; });
 }

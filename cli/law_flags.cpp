@@ -20,7 +20,8 @@ LossLaw preset_flag(const std::string& name) {
 void add_law_flags(CLI::App& command, LawFlags& flags, bool with_rule) {
   command
       .add_option("--law", flags.law,
-                  "Loss law preset: hoffmann2022, hoffmann2022-a3, sardana2024 or epoch2024 (see "
+                  "Loss law preset: hoffmann2022, hoffmann2022-a3, sardana2024, epoch2024 or "
+                  "muennighoff2023 (see "
                   "'scaleopt laws')")
       ->default_str(kDefaultLaw)
       ->type_name("NAME");

@@ -9,8 +9,13 @@
 namespace scaleopt {
 
 void LossLaw::validate(std::string_view prefix) const {
-  const std::pair<const char*, double> fields[] = {
-      {"E", E}, {"A", A}, {"B", B}, {"alpha", alpha}, {"beta", beta}};
+  const std::pair<const char*, double> fields[] = {{"E", E},
+                                                   {"A", A},
+                                                   {"B", B},
+                                                   {"alpha", alpha},
+                                                   {"beta", beta},
+                                                   {"repeat_decay_tokens", repeat_decay_tokens},
+                                                   {"repeat_decay_params", repeat_decay_params}};
   for (const auto& [field, value] : fields) {
     if (!std::isfinite(value) || value <= 0.0) {
       std::ostringstream message;
@@ -36,15 +41,15 @@ std::vector<LossLaw> loss_law_presets() {
       {"hoffmann2022", 1.69, 406.4, 410.7, 0.34, 0.28,
        "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models', App. D.2 "
        "(Approach 3 fit, rounded as printed)",
-       std::nullopt},
+       std::nullopt, kMuennighoffRepeatDecayTokens, kMuennighoffRepeatDecayParams},
       {"sardana2024", 1.69, 406.4, 410.7, 0.336, 0.283,
        "Sardana et al. 2024, 'Beyond Chinchilla-Optimal' (ICML), defaults of the "
        "beyond-chinchilla code",
-       std::nullopt},
+       std::nullopt, kMuennighoffRepeatDecayTokens, kMuennighoffRepeatDecayParams},
       {"epoch2024", 1.8172, 482.01, 2085.43, 0.3478, 0.3658,
        "Besiroglu et al. 2024, 'Chinchilla Scaling: A replication attempt' (Epoch AI refit of "
        "Hoffmann's Figure 4 data)",
-       std::nullopt},
+       std::nullopt, kMuennighoffRepeatDecayTokens, kMuennighoffRepeatDecayParams},
       // Hoffmann's printed exponents are rounded (Besiroglu et al. 2024), so the printed fit
       // gives 57-122% more tokens than Hoffmann's own Approach-3 frontier (Table A3). Holding
       // E, A and alpha as printed and refitting beta and B to Table A3's (N, D) rows brings every
@@ -53,7 +58,14 @@ std::vector<LossLaw> loss_law_presets() {
       {"hoffmann2022-a3", 1.69, 406.4, 442.1, 0.34, 0.2897,
        "fit to Hoffmann et al. 2022, App. D.3, Table A3 (Approach 3 frontier): E, A, alpha as "
        "printed, beta and B refitted so that D_opt(N) is within 5% of every row",
-       std::nullopt},
+       std::nullopt, kMuennighoffRepeatDecayTokens, kMuennighoffRepeatDecayParams},
+      // The datablations README prints the fit as logarithms: A = e^6.255414, B = e^7.3049974,
+      // E = e^0.6254804 (C4, GPT-2 tokenizer: its losses are not comparable with the others').
+      {"muennighoff2023", std::exp(0.6254804), std::exp(6.255414), std::exp(7.3049974), 0.3526596,
+       0.3526596,
+       "Muennighoff et al. 2023, 'Scaling Data-Constrained Language Models' (NeurIPS), the "
+       "datablations code's parametric fit with R_D* = 15.387756, R_N* = 5.309743",
+       std::nullopt, kMuennighoffRepeatDecayTokens, kMuennighoffRepeatDecayParams},
   };
 }
 

@@ -20,6 +20,13 @@ struct LawUncertainty {
   std::optional<std::array<std::array<double, 5>, 5>> covariance;
 };
 
+// The decay constants of repeated data fitted by Muennighoff et al. 2023 ("Scaling
+// Data-Constrained Language Models", NeurIPS 2023; the datablations code's "Parametric Fit"):
+// R_D*, the repetitions of a token at which its value has decayed by 1 - 1/e, and R_N*, the same
+// for parameters beyond what the unique data can feed (costmodel/data_repetition.hpp).
+inline constexpr double kMuennighoffRepeatDecayTokens = 15.387756;
+inline constexpr double kMuennighoffRepeatDecayParams = 5.309743;
+
 struct LossLaw {
   std::string name = "custom";
   double E = 0.0;                             // irreducible loss (nats per token)
@@ -29,6 +36,10 @@ struct LossLaw {
   double beta = 0.0;                          // data exponent
   std::string source;                         // where the coefficients come from
   std::optional<LawUncertainty> uncertainty;  // absent for the published presets
+  // R_D* and R_N*: how repeated tokens and excess parameters decay, used only when the unique
+  // tokens are limited (costmodel/data_repetition.hpp); the paper's values unless given.
+  double repeat_decay_tokens = kMuennighoffRepeatDecayTokens;
+  double repeat_decay_params = kMuennighoffRepeatDecayParams;
 
   // Throws InputError naming the first coefficient that is not finite and positive
   // ("law.alpha must be finite and positive, got -0.3"). `prefix` names the place the
@@ -45,8 +56,8 @@ struct LossLaw {
 // The coefficient names in the order LawUncertainty uses.
 inline constexpr std::array<const char*, 5> kLawCoefficientNames = {"E", "A", "B", "alpha", "beta"};
 
-// hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3 with their sources (docs/model.md, Loss
-// law).
+// hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3, muennighoff2023 with their sources
+// (docs/model.md, Loss law).
 std::vector<LossLaw> loss_law_presets();
 
 // The preset called `name`; throws InputError listing the known names otherwise.

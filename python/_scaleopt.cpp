@@ -234,7 +234,7 @@ py::tuple run_command(
 using AxisSpec = std::variant<std::string, std::vector<double>>;
 
 struct SweepColumns {
-  std::vector<std::string> names;  // point, points, the varied paths, summary_columns(kind)
+  std::vector<std::string> names;  // point, points, the varied paths, summary_columns(layout)
   py::list arrays;                 // one numpy array per name
   py::list status_categories;      // the texts of the status codes, by code
   py::list algorithm_categories;   // the texts of the algorithm codes (-1: no algorithm)

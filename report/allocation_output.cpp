@@ -76,6 +76,61 @@ Json loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_
   return json_document(json);
 }
 
+Json data_limited_optimal_answer(const DataLimitedAllocation& limited, const AllocationRule& rule) {
+  Json json = allocation_json(limited.allocation, rule);
+  json["closed_form_relative_difference"] = nullptr;
+  json["unique_tokens"] = limited.unique_tokens;
+  json["epochs"] = finite_or_null(limited.epochs);
+  json["effective_tokens"] = finite_or_null(limited.effective_tokens);
+  json["effective_params"] = finite_or_null(limited.effective_params);
+  json["reference_relative_difference"] = finite_or_null(limited.reference_relative_difference);
+  if (std::isnan(limited.data_limit_flops)) {
+    json["data_limit_loss"] = finite_or_null(limited.data_limit_loss);
+  } else {
+    json["data_limit_flops"] = finite_or_null(limited.data_limit_flops);
+  }
+  return json_document(json);
+}
+
+Json data_limited_loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_tokens,
+                              double over_chinchilla, const DataLimitedPoint& limited) {
+  Json json = allocation_json(point, {law, std::nullopt});
+  json["chinchilla_tokens"] = chinchilla_tokens;
+  json["over_chinchilla"] = over_chinchilla;
+  json["unique_tokens"] = point.tokens / limited.epochs;
+  json["epochs"] = limited.epochs;
+  json["effective_tokens"] = limited.effective_tokens;
+  json["effective_params"] = limited.effective_params;
+  json["data_limit_loss"] = limited.loss - limited.fresh_loss;
+  return json_document(json);
+}
+
+std::string data_limit_text(const DataLimitedAllocation& limited) {
+  Table table("With " + format_quantity(limited.unique_tokens, Unit::count, 4) +
+              " unique tokens (Muennighoff et al. 2023: repeated tokens decay)");
+  table.row("epochs", plain(limited.epochs, 4), "D / unique tokens");
+  table.row("effective tokens", format_quantity(limited.effective_tokens, Unit::count, 4),
+            "D': the fresh tokens they are worth");
+  table.row("effective params", format_quantity(limited.effective_params, Unit::count, 4),
+            "N': parameters beyond what the unique data feeds decay too");
+  if (std::isfinite(limited.data_limit_loss)) {
+    table.row("price of the limit", "+" + plain(limited.data_limit_loss, 4) + " nats",
+              "loss over the optimum with unlimited fresh data at the same compute");
+  }
+  if (std::isfinite(limited.data_limit_flops)) {
+    table.row("price of the limit", "+" + format_scientific(limited.data_limit_flops, 4) + " FLOPs",
+              "compute over the optimum with unlimited fresh data at the same loss");
+  }
+  if (std::isfinite(limited.reference_relative_difference)) {
+    table.row("reference",
+              "agrees to " + format_scientific(limited.reference_relative_difference, 2),
+              "relative difference in N and D (the 1-D reduction by TOMS 748)");
+  }
+  std::ostringstream out;
+  table.print(out);
+  return out.str();
+}
+
 std::string allocation_text(const std::string& title, const Allocation& allocation,
                             const AllocationRule& rule) {
   std::ostringstream out;

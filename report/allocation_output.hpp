@@ -6,6 +6,7 @@
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/compute_optimal/allocation.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/data_limit/data_limited_allocation.hpp"
 #include "scaleopt/report/json_fwd.hpp"
 
 namespace scaleopt::report {
@@ -26,6 +27,20 @@ Json optimal_answer(const Allocation& allocation, const AllocationRule& rule);
 // compute-optimal D for its N) and over_chinchilla (D over that).
 Json loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_tokens,
                  double over_chinchilla);
+
+// With --unique-tokens: the allocation's JSON (closed_form_relative_difference null: none
+// applies) then unique_tokens, epochs, effective_tokens, effective_params,
+// reference_relative_difference, and data_limit_loss (--compute) or data_limit_flops (--loss).
+Json data_limited_optimal_answer(const DataLimitedAllocation& limited, const AllocationRule& rule);
+
+// scaleopt loss --unique-tokens --json: loss_answer with the loss under repetition, then
+// unique_tokens, epochs, effective_tokens, effective_params and data_limit_loss (the loss over
+// the law's with fresh data).
+Json data_limited_loss_answer(const Allocation& point, const LossLaw& law, double chinchilla_tokens,
+                              double over_chinchilla, const DataLimitedPoint& limited);
+
+// The rows of a data-limited answer after allocation_text's.
+std::string data_limit_text(const DataLimitedAllocation& limited);
 
 // The title line, then the rows; a status other than converged comes first and the numbers
 // are labelled as the last iterate, not an optimum.

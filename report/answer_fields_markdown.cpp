@@ -35,6 +35,8 @@ std::string_view null_when(const AnswerField& field) {
       return "no plan; no equal-quality Chinchilla-style model";
     case AnswerFieldGroup::reference:
       return "not cross-checked (the fast path, a closed form, no reference)";
+    case AnswerFieldGroup::data_limit:
+      return "no plan; not applicable to the question (the reason says)";
     case AnswerFieldGroup::text:
       return "";
   }
@@ -48,12 +50,14 @@ std::string answer_fields_markdown() {
       "| key | type | unit | CSV | meaning | null when |\n"
       "|---|---|---|---|---|---|\n";
   for (const AnswerField& field : answer_fields()) {
-    text +=
-        "| `" + std::string(field.key) + "` | " + std::string(kind_text(field.kind)) + " | " +
-        std::string(field.unit) + " | " + (field.in_csv() ? "yes" : "no") + " | " +
-        std::string(field.meaning) +
-        (field.presence == AnswerFieldPresence::rl_returns ? " (with `[rl.returns]` only)" : "") +
-        " | " + std::string(null_when(field)) + " |\n";
+    text += "| `" + std::string(field.key) + "` | " + std::string(kind_text(field.kind)) + " | " +
+            std::string(field.unit) + " | " + (field.in_csv() ? "yes" : "no") + " | " +
+            std::string(field.meaning) +
+            (field.presence == AnswerFieldPresence::rl_returns ? " (with `[rl.returns]` only)"
+             : field.presence == AnswerFieldPresence::data_limit
+                 ? " (with `data.unique_tokens` or `problem.max_pretrain_tokens` only)"
+                 : "") +
+            " | " + std::string(null_when(field)) + " |\n";
   }
   for (const SolutionField& field : solution_fields()) {
     text += "| `" + std::string(field.key) + "` | number | " + std::string(field.unit) +

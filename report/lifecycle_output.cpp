@@ -23,6 +23,41 @@ Json number(double value) {
   return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
+// Why a figure of limited data is missing: what it needs that the question does not have.
+std::string data_limit_reason(const AnswerField& field, const QuestionAnswer& answer,
+                              const AnswerLayout& layout) {
+  const std::string_view key = field.key;
+  const bool unique_limited = answer.data_limit && std::isfinite(answer.data_limit->unique_tokens);
+  if ((key == "unique_tokens" || key == "epochs" || key == "effective_tokens") && !unique_limited) {
+    return "data.unique_tokens is not given: only the tokens are capped "
+           "(problem.max_pretrain_tokens)";
+  }
+  if (key == "max_pretrain_tokens_value") {
+    if (!answer.data_limit || std::isnan(answer.data_limit->token_value)) {
+      return answer.plan.solve.converged() ? "no problem.max_pretrain_tokens"
+                                           : "no answer: " + answer.plan.solve.message;
+    }
+  }
+  if (answer.data_limit && !answer.data_limit->unlimited_message.empty()) {
+    return answer.data_limit->unlimited_message;
+  }
+  if (key == "data_limit_loss") {
+    return layout.kind == ProblemKind::max_quality
+               ? "no answer: " + answer.plan.solve.message
+               : "a cost question: the limit's price is data_limit_cost";
+  }
+  if (key == "data_limit_cost") {
+    if (layout.kind == ProblemKind::max_quality) {
+      return "a loss question: the limit's price is data_limit_loss";
+    }
+    if (answer.path == SolvePath::closed_form) {
+      return "the equal-cost heuristic's plan is fixed by its shares: the limit's price is its "
+             "loss (data_limit_loss)";
+    }
+  }
+  return "no answer: " + answer.plan.solve.message;
+}
+
 // Why the number of `field` is missing from `answer` (it is NaN): one line for the JSON's
 // "unavailable".
 std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& answer,
@@ -48,6 +83,8 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
     case AnswerFieldGroup::reference:
       if (!answer.plan.reference_message.empty()) return answer.plan.reference_message;
       return "not cross-checked";
+    case AnswerFieldGroup::data_limit:
+      return data_limit_reason(field, answer, layout);
     default:
       break;
   }
@@ -178,6 +215,27 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
              format_quantity(a.rl_returns->compute_ratio, Unit::number, 4);
     });
   }
+  if (answers.front()->data_limit) {
+    const auto figure = [](double value, Unit u, int digits = 4) {
+      return std::isfinite(value) ? format_quantity(value, u, digits) : std::string("-");
+    };
+    row("epochs (D / unique), effective tokens", [&](const QuestionAnswer& a) {
+      if (!a.data_limit) return std::string("-");
+      return figure(a.data_limit->epochs, Unit::number) + ", " +
+             figure(a.data_limit->effective_tokens, Unit::count);
+    });
+    row("price of the data limit", [&](const QuestionAnswer& a) {
+      if (!a.data_limit) return std::string("-");
+      if (std::isfinite(a.data_limit->loss)) {
+        return "+" + format_quantity(a.data_limit->loss, Unit::number, 4) + " nats";
+      }
+      if (std::isfinite(a.data_limit->cost)) {
+        return "+" + format_quantity(a.data_limit->cost, Unit::number, 4) + " " +
+               std::string(to_string(unit));
+      }
+      return std::string("-");
+    });
+  }
   row("inference tokens", [](const QuestionAnswer& a) { return tokens_text(a.inference_tokens); });
   row("loss",
       [](const QuestionAnswer& a) { return format_quantity(a.plan.loss, Unit::number, 6); });
@@ -286,7 +344,8 @@ DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSol
 }
 
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
-  const AnswerLayout layout{s.kind, s.answer.rl_returns.has_value()};
+  const AnswerLayout layout{s.kind, s.answer.rl_returns.has_value(),
+                            s.answer.data_limit.has_value()};
   Json unavailable = Json::object();
   Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {

@@ -25,6 +25,11 @@ void law_table(std::ostream& out, const LossLaw& law) {
   out << "[law]\nname = " << quoted(law.name) << "\nsource = " << quoted(law.source)
       << "\nE = " << exact(law.E) << "\nA = " << exact(law.A) << "\nB = " << exact(law.B)
       << "\nalpha = " << exact(law.alpha) << "\nbeta = " << exact(law.beta) << "\n";
+  if (law.repeat_decay_tokens != kMuennighoffRepeatDecayTokens ||
+      law.repeat_decay_params != kMuennighoffRepeatDecayParams) {
+    out << "repeat_decay_tokens = " << exact(law.repeat_decay_tokens)
+        << "\nrepeat_decay_params = " << exact(law.repeat_decay_params) << "\n";
+  }
 }
 
 void chip_table(std::ostream& out, const Hardware& chip) {
@@ -95,6 +100,9 @@ void problem_table(std::ostream& out, const ProblemSpec& problem) {
     out << "budget_gpu_hours = " << exact(*problem.budget_gpu_hours) << "\n";
   }
   if (problem.params) out << "params = " << exact(*problem.params) << "\n";
+  if (problem.max_pretrain_tokens) {
+    out << "max_pretrain_tokens = " << exact(*problem.max_pretrain_tokens) << "\n";
+  }
   if (problem.kind == ProblemKind::equal_cost) {
     out << "\n[problem.shares]\npretrain = " << exact(problem.shares.pretrain)
         << "\nrl = " << exact(problem.shares.rl)
@@ -128,6 +136,9 @@ std::string stress_reproduction(const StressInstance& instance) {
   out << "# reproduce: save this as instance.toml, then: scaleopt solve instance.toml\n";
   law_table(out, law);
   setups(out, instance.inputs);
+  if (instance.inputs.data.unique_tokens) {
+    out << "\n[data]\nunique_tokens = " << exact(*instance.inputs.data.unique_tokens) << "\n";
+  }
   problem_table(out, instance.problem);
   return out.str();
 }

@@ -1,6 +1,7 @@
 #include "scaleopt/scenario/law_file.hpp"
 
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -57,8 +58,17 @@ LawUncertainty read_uncertainty(const std::string& file, const toml::table& tabl
 
 LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key,
                        const LossLaw* base, std::string_view base_name) {
-  std::vector<std::string_view> known{"preset", "name",  "source", "E",          "A",
-                                      "B",      "alpha", "beta",   "uncertainty"};
+  std::vector<std::string_view> known{"preset",
+                                      "name",
+                                      "source",
+                                      "E",
+                                      "A",
+                                      "B",
+                                      "alpha",
+                                      "beta",
+                                      "uncertainty",
+                                      "repeat_decay_tokens",
+                                      "repeat_decay_params"};
   // `file` names the law's file; the caller has read it into `base` (scenario_law below).
   if (base && table.get("file")) known.push_back("file");
   reject_unknown_keys(file, table, key, known);
@@ -110,6 +120,20 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
     law.name = read_string(file, *name, key + ".name");
   if (const toml::node* source = table.get("source")) {
     law.source = read_string(file, *source, key + ".source");
+  }
+  // The decay of repeated data: any law may carry it (the paper's constants otherwise), and it
+  // does not change the law's name, since without a limit on unique tokens it changes nothing.
+  const std::pair<const char*, double LossLaw::*> decays[] = {
+      {"repeat_decay_tokens", &LossLaw::repeat_decay_tokens},
+      {"repeat_decay_params", &LossLaw::repeat_decay_params}};
+  for (const auto& [name, field] : decays) {
+    if (const toml::node* value = table.get(name)) {
+      const double v = read_quantity(file, *value, key + "." + name, Unit::number);
+      if (!(v > 0.0) || !std::isfinite(v)) {
+        fail_at(file, *value, key + "." + name, "must be finite and positive");
+      }
+      law.*field = v;
+    }
   }
   if (const toml::node* uncertainty = table.get("uncertainty")) {
     law.uncertainty = read_uncertainty(file, read_table(file, *uncertainty, key + ".uncertainty"),

@@ -109,7 +109,8 @@ std::vector<ScenarioKey> make_keys() {
   return {
       // [law]
       law_key("law.preset", KeyKind::text, "none",
-              "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024 or epoch2024; the "
+              "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024, epoch2024 or "
+              "muennighoff2023; the "
               "coefficients below "
               "override it (without a preset or a file all five are required)"),
       law_key("law.file", KeyKind::text, "none",
@@ -138,6 +139,28 @@ std::vector<ScenarioKey> make_keys() {
           "law.beta", KeyKind::number, "the preset's", "Data exponent beta",
           [](const Scenario& s) { return law_value(s, &LossLaw::beta); },
           [](Scenario& s, double v) { law_of(s, "law.beta").beta = v; }),
+      law_key(
+          "law.repeat_decay_tokens", KeyKind::number, "15.387756 (Muennighoff et al. 2023)",
+          "Repeated data: R_D*, the repetitions of a token at which its worth has decayed by "
+          "1 - 1/e (used only with data.unique_tokens)",
+          [](const Scenario& s) {
+            return s.data.unique_tokens ? law_value(s, &LossLaw::repeat_decay_tokens)
+                                        : std::nullopt;
+          },
+          [](Scenario& s, double v) {
+            law_of(s, "law.repeat_decay_tokens").repeat_decay_tokens = v;
+          }),
+      law_key(
+          "law.repeat_decay_params", KeyKind::number, "5.309743 (Muennighoff et al. 2023)",
+          "Repeated data: R_N*, the same for parameters beyond what the unique tokens can feed "
+          "(used only with data.unique_tokens)",
+          [](const Scenario& s) {
+            return s.data.unique_tokens ? law_value(s, &LossLaw::repeat_decay_params)
+                                        : std::nullopt;
+          },
+          [](Scenario& s, double v) {
+            law_of(s, "law.repeat_decay_params").repeat_decay_params = v;
+          }),
 
       // [architecture]: the preset first, then any field overrides it.
       text("architecture.preset", "none", false,
@@ -619,6 +642,20 @@ std::vector<ScenarioKey> make_keys() {
           "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",
           [](const Scenario& s) { return s.problem.tokens_per_param; },
           [](Scenario& s, double v) { s.problem.tokens_per_param = v; }),
+      number(
+          "problem.max_pretrain_tokens", Unit::count, kAtLeastOne, "none (unlimited)", false,
+          "A hard cap on the pretraining tokens D (e.g. for a lab that will not repeat data): "
+          "an inequality constraint, its multiplier reported as what one more token is worth",
+          [](const Scenario& s) { return s.problem.max_pretrain_tokens; },
+          [](Scenario& s, double v) { s.problem.max_pretrain_tokens = v; }),
+      // [data]: the stock of pretraining data (costmodel/data_repetition.hpp)
+      number(
+          "data.unique_tokens", Unit::count, kAtLeastOne, "none (unlimited fresh data)", false,
+          "Unique pretraining tokens available, U_D: beyond them data repeats and is worth less "
+          "each epoch (Muennighoff et al. 2023). Not an effective stock that already counts "
+          "repeated epochs",
+          [](const Scenario& s) { return s.data.unique_tokens; },
+          [](Scenario& s, double v) { s.data.unique_tokens = v; }),
       // [pricing]: a provider's price list, read by scenario/price_list_file.hpp
       pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
                   "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),

@@ -293,6 +293,18 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     note_price(scenario, "inference.usd_per_chip_hour", scenario.serving.usd_per_chip_hour,
                scenario.serving.chip);
   }
+  if (scenario.data.unique_tokens && scenario.law) {
+    const toml::table* law_table = document.table["law"].as_table();
+    const bool decay_given = law_table && (law_table->get("repeat_decay_tokens") ||
+                                           law_table->get("repeat_decay_params"));
+    if (!decay_given) {
+      std::ostringstream line;
+      line << "law.repeat_decay_tokens = " << scenario.law->repeat_decay_tokens
+           << ", law.repeat_decay_params = " << scenario.law->repeat_decay_params
+           << " (assumed): the decay of repeated data fitted by Muennighoff et al. 2023 on C4";
+      scenario.assumptions.push_back(line.str());
+    }
+  }
   if (flops_only) {
     std::erase_if(scenario.assumptions,
                   [](const std::string& line) { return line.starts_with("inference.hardware"); });

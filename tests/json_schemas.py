@@ -31,8 +31,15 @@ RUNS = {
     "hardware": [["hardware"]],
     "models": [["models"]],
     "optimal": [["optimal", "--compute", "5.76e23"], ["optimal", "--loss", "2.0"],
-                ["optimal", "--compute", "1e24", "--tokens-per-param", "20"]],
-    "loss": [["loss", "--params", "70B", "--tokens", "1.4T"]],
+                ["optimal", "--compute", "1e24", "--tokens-per-param", "20"],
+                # limited unique tokens, at a budget and at a loss
+                ["optimal", "--compute", "1e22", "--unique-tokens", "25B", "--law",
+                 "muennighoff2023"],
+                ["optimal", "--loss", "2.25", "--unique-tokens", "25B", "--law",
+                 "muennighoff2023"]],
+    "loss": [["loss", "--params", "70B", "--tokens", "1.4T"],
+             ["loss", "--params", "8.67B", "--tokens", "178B", "--unique-tokens", "25B",
+              "--law", "muennighoff2023"]],
     "roofline": [["roofline", "--hardware", "h100-sxm", "--model", "deepseek-v3",
                   "--context", "200K"],
                  ["roofline", "--hardware", "h100-sxm", "--model", "llama3-70b",
@@ -48,7 +55,11 @@ RUNS = {
                                          "sardana_cost.toml", "budget_plan.toml",
                                          "frontier_uncertain.toml",
                                          # rl_returns; decode_mfu_implied and warnings
-                                         "frontier_rl.toml", "frontier_derived.toml")],
+                                         "frontier_rl.toml", "frontier_derived.toml",
+                                         # limited data: epochs, the price of the limit
+                                         "frontier_data_wall.toml",
+                                         "frontier_data_uncertain.toml")]
+             + [["solve", ex("sardana_cost.toml"), "--set", "problem.max_pretrain_tokens=500B"]],
     "compare": [["compare", ex("frontier_100x.toml"), ex("frontier_derived.toml")],
                 ["compare", ex("sardana_compute.toml"), ex("sardana_cost.toml")]],
     "fit": [["fit", ex("chinchilla_fig4_epoch.csv"), "--params-col", "Model Size",

@@ -103,6 +103,16 @@ const std::vector<FieldsCase> kFieldsCases = {
      {"--set", "problem.kind=min-lifetime-cost", "--set", "problem.target_loss=1.9"},
      {ProblemKind::min_lifetime_cost, true}},
     {"budget_plan.toml", {}, {ProblemKind::max_quality, false}},
+    // Limited data: the fields of data.unique_tokens and problem.max_pretrain_tokens.
+    {"frontier_100x.toml",
+     {"--set", "data.unique_tokens=30T"},
+     {ProblemKind::equal_cost, false, true}},
+    {"budget_plan.toml",
+     {"--set", "data.unique_tokens=200B"},
+     {ProblemKind::max_quality, false, true}},
+    {"sardana_cost.toml",
+     {"--set", "problem.max_pretrain_tokens=500B"},
+     {ProblemKind::min_lifetime_cost, false, true}},
 };
 
 }  // namespace
@@ -165,12 +175,14 @@ TEST_CASE("a FLOPs question has no dollars and no serving hours, and says why", 
 }
 
 TEST_CASE("sweep columns are the table's CSV fields, the RL gain included", "[answer_fields]") {
-  for (const FieldsCase& c : {kFieldsCases[0], kFieldsCases[3]}) {
+  for (const FieldsCase& c : {kFieldsCases[0], kFieldsCases[3], kFieldsCases[6]}) {
     INFO(c.example);
     const TempDir dir("answer_fields");
     const std::string out = dir.file("sweep.csv");
-    const CliRun run = run_cli(
-        {"sweep", example(c.example), "--vary", "inference.rate=10M/s..100M/s:2", "--out", out});
+    std::vector<std::string> args{
+        "sweep", example(c.example), "--vary", "inference.rate=10M/s..100M/s:2", "--out", out};
+    args.insert(args.end(), c.overrides.begin(), c.overrides.end());
+    const CliRun run = run_cli(args);
     REQUIRE(run.status == 0);
     std::istringstream file(read_file(out));
     std::string header;

@@ -62,8 +62,10 @@ TEST_CASE("laws lists every preset with its source", "[cli]") {
   const CliRun run = run_cli({"laws", "--json"});
   REQUIRE(run.status == 0);
   const auto json = run.json()["laws"];
-  REQUIRE(json.size() == 4);  // hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3
+  REQUIRE(json.size() ==
+          5);  // hoffmann2022, sardana2024, epoch2024, hoffmann2022-a3, muennighoff2023
   CHECK(json[3]["name"] == "hoffmann2022-a3");
+  CHECK(json[4]["name"] == "muennighoff2023");
   for (const auto& law : json) CHECK_FALSE(law["source"].get<std::string>().empty());
   CHECK(run_cli({"laws"}).out.find("Besiroglu") != std::string::npos);
 }

@@ -35,6 +35,7 @@ TEST_CASE("a solve stops at its next objective evaluation once asked", "[stop][s
   SolverOptions options;
   const StopAfter stop{5};
   options.stop = stop;
+  // NLopt: the fast path (the default for this linear-cost question) evaluates no objective.
   CHECK_THROWS_AS(solve_scenario(sardana, options, SolveMethod::nlopt), Interrupted);
   // Asked before each start and each evaluation: no evaluation after the first "stop".
   CHECK(*stop.asked == 6);

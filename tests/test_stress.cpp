@@ -46,7 +46,7 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (int k = 0; k < kStressClassCount; ++k) {
     const StressClassSummary& c = summary.by_class[static_cast<std::size_t>(k)];
     INFO(to_string(static_cast<StressClass>(k)));
-    CHECK(count(c, StressOutcome::agreed) > 120);  // of 250 a class
+    CHECK(count(c, StressOutcome::agreed) > 120);  // of 200 a class
     CHECK(c.largest_difference <= 1e-8);
   }
   CHECK(count(summary.by_class[static_cast<std::size_t>(StressClass::compute_at_loss)],

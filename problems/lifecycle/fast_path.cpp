@@ -2,7 +2,16 @@
 
 namespace scaleopt {
 
-FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit) {
+FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit,
+                             bool capped_tokens) {
+  if (capped_tokens) {
+    return {Accelerator::none, "the pretraining tokens are capped (problem.max_pretrain_tokens)"};
+  }
+  // A unique-token limit breaks the closed forms the accelerators use (the loss's kinks at
+  // D = U_D and N = D_to_N(U)): NLopt with its KKT check.
+  if (loss.repetition()) {
+    return {Accelerator::none, "the loss repeats data (data.unique_tokens is limited)"};
+  }
   if (loss.has_transforms()) {
     return {Accelerator::none, "the loss has effective-data transforms (RL tokens chosen)"};
   }

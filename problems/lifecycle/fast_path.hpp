@@ -10,7 +10,8 @@
 //    (problems/lifecycle/accelerators/lifetime_newton.hpp);
 //  - roofline_newton: serving priced by the roofline, with its closed form in N, the plain law
 //    (problems/lifecycle/accelerators/roofline_newton.hpp).
-// Anything else (RL tokens chosen, another transform, another cost of N) goes to NLopt.
+// Anything else (RL tokens chosen, repeated data, another transform, another cost of N) goes
+// to NLopt.
 
 #include <string_view>
 
@@ -26,6 +27,9 @@ struct FastPathChoice {
   std::string_view why_not;  // when none: what the terms have that no accelerator handles
 };
 
-FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit);
+// `capped_tokens`: the question caps the pretraining tokens (problem.max_pretrain_tokens), an
+// inequality no accelerator knows.
+FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit,
+                             bool capped_tokens = false);
 
 }  // namespace scaleopt

@@ -86,6 +86,15 @@ double BudgetConstraint::value(const LifecycleTerms& terms, std::span<const doub
   return std::log(c.value) - log_budget_;
 }
 
+double MaxPretrainTokensConstraint::value(const LifecycleTerms& terms, std::span<const double> x,
+                                          std::span<double> gradient) const {
+  const std::size_t d = terms.layout.at(DecisionVariable::pretrain_tokens);
+  if (!gradient.empty()) {
+    for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = i == d ? 1.0 : 0.0;
+  }
+  return x[d] - log_max_;
+}
+
 LifecycleQuestion LifecycleQuestion::at_target_loss(double target_loss) {
   return {LifecycleObjective::cost, {std::make_shared<TargetLossConstraint>(target_loss)}};
 }
@@ -102,6 +111,20 @@ const TargetLossConstraint* LifecycleQuestion::target() const {
 const BudgetConstraint* LifecycleQuestion::budget() const {
   return constraints.empty() ? nullptr
                              : dynamic_cast<const BudgetConstraint*>(constraints.front().get());
+}
+
+const MaxPretrainTokensConstraint* LifecycleQuestion::token_cap() const {
+  for (const auto& constraint : constraints) {
+    if (const auto* cap = dynamic_cast<const MaxPretrainTokensConstraint*>(constraint.get())) {
+      return cap;
+    }
+  }
+  return nullptr;
+}
+
+LifecycleQuestion& LifecycleQuestion::with_token_cap(double max_pretrain_tokens) {
+  constraints.push_back(std::make_shared<MaxPretrainTokensConstraint>(max_pretrain_tokens));
+  return *this;
 }
 
 LifecycleProblem::LifecycleProblem(LifecycleTerms terms, LifecycleQuestion question)
@@ -149,6 +172,11 @@ std::vector<double> LifecycleProblem::start() const {
         std::clamp(0.5 * (std::log(budget->budget()) - std::log(share_factor * per_param_token)),
                    std::log(terms_.min_params), upper_log_params);
     log_effective_tokens = log_params + std::log(20.0);
+  }
+  // Within a cap on the tokens (the plain law's tokens at the target exceed any the cap allows
+  // when the cap binds: the start is then feasible in D, and the loss constraint pulls N up).
+  if (const MaxPretrainTokensConstraint* cap = question_.token_cap()) {
+    log_effective_tokens = std::min(log_effective_tokens, std::log(cap->max_pretrain_tokens()));
   }
   if (gain) {
     return rl_start(*gain, terms_.cost, terms_.unit, log_params, log_effective_tokens,

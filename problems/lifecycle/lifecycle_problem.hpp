@@ -95,6 +95,25 @@ class BudgetConstraint final : public ConstraintTerm {
   double log_budget_;
 };
 
+// ln D - ln D_max <= 0: a hard cap on the pretraining tokens (problem.max_pretrain_tokens). Its
+// multiplier mu is d(objective*) / d ln D_max with the sign reversed: what the objective gains
+// when the cap grows by a factor e; mu / D_max per token (times the cost where the objective is
+// ln cost).
+class MaxPretrainTokensConstraint final : public ConstraintTerm {
+ public:
+  explicit MaxPretrainTokensConstraint(double max_pretrain_tokens)
+      : max_pretrain_tokens_(max_pretrain_tokens), log_max_(std::log(max_pretrain_tokens)) {}
+  Sense sense() const override { return Sense::at_most; }
+  std::string_view name() const override { return "max_pretrain_tokens"; }
+  double value(const LifecycleTerms& terms, std::span<const double> x,
+               std::span<double> gradient) const override;
+  double max_pretrain_tokens() const { return max_pretrain_tokens_; }
+
+ private:
+  double max_pretrain_tokens_;
+  double log_max_;
+};
+
 enum class LifecycleObjective {
   cost,  // ln cost in the terms' unit
   loss,  // the loss itself
@@ -113,6 +132,10 @@ struct LifecycleQuestion {
   // The question's own constraint, as its type, or null.
   const TargetLossConstraint* target() const;
   const BudgetConstraint* budget() const;
+  // The cap on pretraining tokens among the constraints, or null.
+  const MaxPretrainTokensConstraint* token_cap() const;
+  // Adds the cap D <= max_pretrain_tokens.
+  LifecycleQuestion& with_token_cap(double max_pretrain_tokens);
 };
 
 class LifecycleProblem final : public Problem {

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/data_limit/data_limit_reduction.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
@@ -33,7 +35,55 @@ LifetimePlan infeasible_plan(const LifecycleTerms& terms, LifetimePlan plan) {
 // Whether the reference of step 2 is the 1-D reduction of the plain law within a budget, which
 // decides infeasibility too.
 bool budget_reduction(const LifecycleTerms& terms, const LifecycleQuestion& question) {
-  return question.budget() && !terms.loss.has_transforms();
+  return question.budget() && !terms.loss.has_transforms() && !question.token_cap();
+}
+
+// The lowest loss any plan within the search's bounds reaches: the loss at the largest N and D
+// (and D_RL) allowed, since it falls with each. With repeated data it is the floor of
+// costmodel/data_repetition.hpp (R = 1e30 / U saturates every exponential).
+double lowest_reachable_loss(const LifecycleTerms& terms, const LifecycleQuestion& question) {
+  DecisionGradient x{};
+  x[terms.layout.at(DecisionVariable::params)] =
+      std::min(kLogUpperBound, std::log(terms.cost.max_params));
+  double log_tokens = kLogUpperBound;
+  if (const MaxPretrainTokensConstraint* cap = question.token_cap()) {
+    log_tokens = std::min(log_tokens, std::log(cap->max_pretrain_tokens()));
+  }
+  x[terms.layout.at(DecisionVariable::pretrain_tokens)] = log_tokens;
+  if (terms.layout.has(DecisionVariable::rl_tokens)) {
+    x[terms.layout.at(DecisionVariable::rl_tokens)] = kLogUpperBound;
+  }
+  return terms.loss_at(std::span<const double>(x.data(), terms.layout.dimension())).loss;
+}
+
+// A target at or below the floor that a finite stock of unique tokens or a cap on the tokens
+// sets: the message names the floor and what sets it.
+std::optional<std::string> below_data_floor(const LifecycleTerms& terms,
+                                            const LifecycleQuestion& question, double target) {
+  const RepetitionTransform* repetition = terms.loss.repetition();
+  const MaxPretrainTokensConstraint* cap = question.token_cap();
+  if (!repetition && !cap) return std::nullopt;
+  const double floor = lowest_reachable_loss(terms, question);
+  if (target > floor) return std::nullopt;
+  std::ostringstream message;
+  message.precision(10);
+  message << "target loss " << target << " is at or below the lowest loss " << floor
+          << " reachable with ";
+  if (repetition) {
+    const double decay = terms.loss.law().repeat_decay_tokens;
+    message << repetition->field() << " = "
+            << format_quantity(repetition->unique_tokens(), Unit::count)
+            << " (repeated, they are worth at most U_D (1 + R_D*) = "
+            << format_quantity(repetition->unique_tokens() * (1.0 + decay), Unit::count)
+            << " fresh tokens, R_D* = " << decay << ")";
+    if (cap) message << " and ";
+  }
+  if (cap) {
+    message << "problem.max_pretrain_tokens = "
+            << format_quantity(cap->max_pretrain_tokens(), Unit::count);
+  }
+  message << ": ask for a higher loss or more data";
+  return message.str();
 }
 
 // Step 1: the plan with status infeasible and the reason, or nullopt.
@@ -45,6 +95,11 @@ std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
   if (const TargetLossConstraint* target = question.target()) {
     // The transforms change D, not what N alone must reach: the targets without them.
     if (infeasible_at_loss(law, target->target_loss(), terms.cost, plan)) {
+      return infeasible_plan(terms, plan);
+    }
+    if (const auto floor = below_data_floor(terms, question, target->target_loss())) {
+      plan.solve.status = Status::infeasible;
+      plan.solve.message = *floor;
       return infeasible_plan(terms, plan);
     }
     return std::nullopt;
@@ -66,6 +121,24 @@ double ratio_gap(double value, double reference) {
 LifetimePlan lifecycle_reference(const LifecycleTerms& terms, const LifecycleQuestion& question) {
   const TargetLossConstraint* target = question.target();
   const BudgetConstraint* budget = question.budget();
+  // Repeated data or a cap on the tokens (without RL chosen): the reduction of
+  // problems/data_limit/.
+  const MaxPretrainTokensConstraint* cap = question.token_cap();
+  if (terms.loss.repetition() || cap) {
+    const std::size_t own = cap ? 2 : 1;
+    if (question.constraints.size() != own || terms.loss.rl_gain() ||
+        terms.loss.transform_count() != (terms.loss.repetition() ? 1u : 0u)) {
+      return no_reference(terms.unit,
+                          "no independent reduction with RL tokens chosen and "
+                          "limited data");
+    }
+    const double max_tokens = cap ? cap->max_pretrain_tokens() : 1e30;
+    const std::optional<LifetimePlan> plan =
+        target ? min_cost_at_loss_repeated_reduced(terms, target->target_loss(), max_tokens)
+               : max_quality_repeated_reduced(terms, budget->budget(), max_tokens);
+    if (plan) return *plan;
+    return no_reference(terms.unit, "the data-limit reduction found no bracket");
+  }
   // The reductions know the question's own constraint and the RL gain, nothing more.
   const std::size_t known_transforms = terms.loss.rl_gain() ? 1 : 0;
   if (question.constraints.size() != 1 || terms.loss.transform_count() != known_transforms) {

@@ -4,14 +4,21 @@
 // has been applied to D. Each transform is a term of its own with a value and a gradient in
 // the decision variables (problems/lifecycle/decision.hpp):
 //
+//  - repeated data (docs/model.md, "Repeated data"): with U_D unique tokens, D_eff = D' and
+//    N_eff = N' of costmodel/data_repetition.hpp, so the chain carries ln N_eff as well;
+//    first in the chain, since it acts on the tokens themselves;
 //  - the RL gain (docs/model.md, "RL returns"): D_eff = g(r) D with r = C_RL / C_pretrain
 //    = k D_RL / (6 D), so ln D_eff gains ln g, which depends on ln D and ln D_RL.
+//
+// The law then sees L = E + A / N_eff^alpha + B / D_eff^beta.
 //
 // The term computes in log space, as every problem optimises: with no transform it is
 // loss_in_log_space of costmodel/loss_law.hpp, bit for bit.
 
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "scaleopt/costmodel/loss_law.hpp"
@@ -20,16 +27,21 @@
 
 namespace scaleopt {
 
-// ln D_eff and its gradient with respect to x, as the transforms build it up.
+// ln D_eff and ln N_eff with their gradients with respect to x, as the transforms build them
+// up (from ln D and ln N).
 struct EffectiveData {
   double log_tokens = 0.0;
   DecisionGradient gradient{};
+  double log_params = 0.0;
+  DecisionGradient params_gradient{};
 };
 
 // What the transforms say of a point besides D_eff (reported with a plan).
 struct TransformReport {
   double rl_gain = 1.0;           // g(r)
   double rl_compute_ratio = 0.0;  // r = C_RL / C_pretrain in FLOPs
+  double repeated_tokens = 0.0;   // D' with repeated data (0 without)
+  double repeated_params = 0.0;   // N' with repeated data (0 without)
 };
 
 // One link of the chain: changes ln D_eff and its gradient at x.
@@ -67,6 +79,29 @@ class RlGainTransform final : public EffectiveDataTransform {
   double min_rl_tokens_;
 };
 
+// Repeated data: U_D unique tokens, the decay constants of the law (R_D*, R_N*) and its
+// frontier D_to_N. Acts on the chain's ln D_eff and ln N_eff as they reach it (ln D and ln N
+// when first).
+class RepetitionTransform final : public EffectiveDataTransform {
+ public:
+  // Throws InputError naming `field` for unique tokens that are not a count in [1, 1e30].
+  RepetitionTransform(const LossLaw& law, double unique_tokens,
+                      std::string_view field = "data.unique_tokens");
+
+  void apply(const DecisionLayout& layout, std::span<const double> x, EffectiveData& data,
+             TransformReport& report) const override;
+
+  double unique_tokens() const { return unique_tokens_; }
+  // Where the unique tokens were given ("data.unique_tokens", "--unique-tokens"), for messages.
+  const std::string& field() const { return field_; }
+
+ private:
+  LossLaw law_;
+  double unique_tokens_;
+  std::string field_;
+  double log_unique_tokens_;
+};
+
 class LossTerm {
  public:
   LossTerm() = default;
@@ -83,6 +118,8 @@ class LossTerm {
   std::size_t transform_count() const { return transforms_.size(); }
   // The RL gain of the chain, or null.
   const RlGainTransform* rl_gain() const;
+  // Repeated data in the chain, or null.
+  const RepetitionTransform* repetition() const;
 
   struct Value {
     double loss = 0.0;

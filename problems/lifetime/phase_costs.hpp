@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/inference_demand.hpp"
 #include "scaleopt/costmodel/pretraining_cost.hpp"
 #include "scaleopt/costmodel/rl_cost.hpp"
@@ -23,6 +24,7 @@ struct LifetimeInputs {
   ServingSetup serving;
   InferenceDemand demand;
   RlSetup rl;
+  DataSupply data;  // the unique tokens available (absent: unlimited)
 };
 
 struct InferenceCost {

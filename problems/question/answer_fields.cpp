@@ -158,6 +158,38 @@ constexpr std::array kAnswerFields{
         "vs_chinchilla.chinchilla_pretrain_tokens", "tokens", Group::chinchilla,
         [](const AnswerSummary& a, const Layout&) { return a.chinchilla_pretrain_tokens; },
         "the equal-quality Chinchilla-style model's D"),
+    number_field(
+        "unique_tokens", "tokens", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.unique_tokens; },
+        "the unique tokens available, U_D (data.unique_tokens)", Presence::data_limit),
+    number_field(
+        "epochs", "ratio", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.epochs; },
+        "passes over the unique tokens: D / U_D", Presence::data_limit),
+    number_field(
+        "effective_tokens", "tokens", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.effective_tokens; },
+        "D': the fresh tokens the D tokens seen are worth, repeats decaying (Muennighoff et al. "
+        "2023)",
+        Presence::data_limit),
+    number_field(
+        "data_limit_loss", "nats", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.data_limit_loss; },
+        "the loss the limit adds against unlimited fresh data: max-quality at the same budget, "
+        "the equal-cost heuristic at its plan",
+        Presence::data_limit),
+    number_field(
+        "data_limit_cost", "the question's unit", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.data_limit_cost; },
+        "the cost the limit adds against unlimited fresh data at the same loss, in the "
+        "question's unit (min-lifetime-*, the equal-cost optimum)",
+        Presence::data_limit),
+    number_field(
+        "max_pretrain_tokens_value", "the objective's unit per token", Group::data_limit,
+        [](const AnswerSummary& a, const Layout&) { return a.max_pretrain_tokens_value; },
+        "the cap's KKT multiplier: what one more token of data is worth, in the question's "
+        "unit per token (nats per token for max-quality); 0 when the cap does not bind",
+        Presence::data_limit),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),
@@ -196,7 +228,7 @@ std::span<const SolutionField> solution_fields() {
 }
 
 AnswerLayout answer_layout(const QuestionSetup& setup) {
-  return {setup.kind, setup.chooses_rl_tokens()};
+  return {setup.kind, setup.chooses_rl_tokens(), setup.limits_data()};
 }
 
 }  // namespace scaleopt

@@ -29,6 +29,7 @@ enum class AnswerFieldKind : unsigned char {
 enum class AnswerFieldPresence : unsigned char {
   always,
   rl_returns,  // RL tokens chosen ([rl.returns])
+  data_limit,  // limited data (data.unique_tokens or problem.max_pretrain_tokens)
 };
 
 // Why a number may not exist, for the reason given beside it.
@@ -40,15 +41,26 @@ enum class AnswerFieldGroup : unsigned char {
                   // question, which models no serving
   chinchilla,     // the equal-quality Chinchilla-style model: none when it does not exist
   reference,      // the independent method's difference: none when there is none to compare with
+  data_limit,     // what limited data does: each figure only where it applies (the reason says)
   text,           // a text field
 };
 
-// Which fields an answer of a question has: its kind, and whether the RL tokens are chosen.
+// Which fields an answer of a question has: its kind, whether the RL tokens are chosen and
+// whether the data is limited.
 struct AnswerLayout {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   bool rl_returns = false;
+  bool data_limit = false;
   bool has(AnswerFieldPresence presence) const {
-    return presence == AnswerFieldPresence::always || rl_returns;
+    switch (presence) {
+      case AnswerFieldPresence::always:
+        return true;
+      case AnswerFieldPresence::rl_returns:
+        return rl_returns;
+      case AnswerFieldPresence::data_limit:
+        return data_limit;
+    }
+    return false;
   }
   bool has_optimum() const { return kind == ProblemKind::equal_cost; }
 };

@@ -74,7 +74,9 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
 
 // The accelerator's plan for the setup's optimum, or nullopt when NLopt must answer.
 std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
-  const Accelerator accelerator = fast_path_for(setup.loss, setup.model, setup.unit).accelerator;
+  const Accelerator accelerator =
+      fast_path_for(setup.loss, setup.model, setup.unit, setup.max_pretrain_tokens.has_value())
+          .accelerator;
   if (accelerator == Accelerator::none) return std::nullopt;
   const bool roofline = accelerator == Accelerator::roofline_newton;
   const std::optional<LinearCost> cost = setup.model.linear(setup.unit);

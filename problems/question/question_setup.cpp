@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -33,6 +34,43 @@ std::vector<double> heuristic_counts(const QuestionSetup& setup) {
   return counts;
 }
 
+// The loss `loss` gives the heuristic's plan, in log space.
+double heuristic_loss(const QuestionSetup& setup, const LossTerm& loss) {
+  const std::vector<double> counts = heuristic_counts(setup);
+  double logs[3];
+  for (std::size_t i = 0; i < counts.size(); ++i) logs[i] = std::log(counts[i]);
+  return loss
+      .at(DecisionLayout::with(setup.chooses_rl_tokens()),
+          std::span<const double>(logs, counts.size()))
+      .loss;
+}
+
+// The plan's epochs, effective tokens and the cap's worth per token (the penalties against
+// unlimited data are solve_question's).
+DataLimitAnswer data_limit_of(const LifetimePlan& plan, const QuestionSetup& setup) {
+  DataLimitAnswer limit;
+  if (const RepetitionTransform* repetition = setup.loss.repetition()) {
+    limit.unique_tokens = repetition->unique_tokens();
+    if (plan.solve.status == Status::infeasible) return limit;
+    limit.epochs = plan.pretrain_tokens / limit.unique_tokens;
+    const double log_tokens = std::log(plan.pretrain_tokens);
+    limit.effective_tokens =
+        std::exp(repeated_count(log_tokens, std::min(log_tokens, std::log(limit.unique_tokens)),
+                                setup.law().repeat_decay_tokens)
+                     .log_effective);
+  }
+  const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
+  if (setup.max_pretrain_tokens && plan.solve.converged() && !multipliers.empty()) {
+    // The cap is the last constraint: d objective* / d ln D_max = -mu.
+    const double mu = multipliers.back();
+    const double per_token = mu / *setup.max_pretrain_tokens;
+    limit.token_value = setup.kind == ProblemKind::max_quality
+                            ? per_token
+                            : per_token * in_unit(setup.unit, plan.cost.total());
+  }
+  return limit;
+}
+
 }  // namespace
 
 LifecycleTerms QuestionSetup::terms() const {
@@ -40,8 +78,21 @@ LifecycleTerms QuestionSetup::terms() const {
 }
 
 LifecycleQuestion QuestionSetup::question() const {
-  return kind == ProblemKind::max_quality ? LifecycleQuestion::within_budget(budget)
-                                          : LifecycleQuestion::at_target_loss(target_loss);
+  LifecycleQuestion q = kind == ProblemKind::max_quality
+                            ? LifecycleQuestion::within_budget(budget)
+                            : LifecycleQuestion::at_target_loss(target_loss);
+  if (max_pretrain_tokens) q.with_token_cap(*max_pretrain_tokens);
+  return q;
+}
+
+QuestionSetup QuestionSetup::unlimited() const {
+  QuestionSetup setup = *this;
+  setup.max_pretrain_tokens.reset();
+  setup.loss = LossTerm(law());
+  if (const RlGainTransform* gain = loss.rl_gain()) {
+    setup.loss.then(std::make_shared<const RlGainTransform>(*gain));
+  }
+  return setup;
 }
 
 QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) {
@@ -52,6 +103,7 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
   answer.rl_tokens = plan.rl_tokens;
   answer.inference_tokens = setup.inference_tokens;
   answer.rl_returns = plan.rl_returns;
+  if (setup.limits_data()) answer.data_limit = data_limit_of(plan, setup);
   if (plan.solve.status == Status::infeasible) return answer;
   answer.shares = cost_shares(plan.cost, plan.unit);
   answer.chinchilla_tokens = optimal_for_params(setup.rule, plan.params).tokens;
@@ -76,6 +128,12 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();
   setup.loss = LossTerm(law);
+  setup.max_pretrain_tokens = spec.max_pretrain_tokens;
+  // Repeated data first in the chain: it acts on the tokens themselves, the RL gain on the
+  // data they are worth.
+  if (inputs.data.unique_tokens) {
+    setup.loss.then(std::make_shared<const RepetitionTransform>(law, *inputs.data.unique_tokens));
+  }
   if (inputs.rl.returns) {
     // RL tokens become a decision variable, bounded below by the rollout tokens given.
     setup.loss.then(std::make_shared<const RlGainTransform>(
@@ -111,11 +169,8 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
       // The true optimum holds the heuristic's RL tokens (without [rl.returns]: the law has no
       // RL term, so RL is held fixed, not traded).
       setup.model.rl_tokens = setup.heuristic.rl_tokens;
-      if (setup.chooses_rl_tokens()) {
-        const std::vector<double> counts = heuristic_counts(setup);
-        double logs[3];
-        for (std::size_t i = 0; i < counts.size(); ++i) logs[i] = std::log(counts[i]);
-        setup.target_loss = setup.loss.at(DecisionLayout::with(true), logs).loss;
+      if (setup.loss.has_transforms()) {
+        setup.target_loss = heuristic_loss(setup, setup.loss);
       } else {
         setup.target_loss = law.loss(setup.heuristic_params, setup.heuristic.pretrain_tokens);
       }
@@ -140,6 +195,63 @@ LifetimePlan heuristic_plan(const QuestionSetup& setup) {
   plan.reference_message = "a closed form: there is nothing to cross-check";
   return plan;
 }
+
+namespace {
+
+// What the limit costs: the same question solved with unlimited fresh data (no repetition, no
+// cap), by NLopt too, its answer against the limited one's in the objective's unit.
+void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& options,
+                              QuestionSolution& solution) {
+  if (!solution.answer.data_limit || (solution.optimum && !solution.optimum->data_limit)) return;
+  const QuestionSetup free_setup = setup.unlimited();
+  const LifecycleTerms terms = free_setup.terms();
+  const auto cost_of = [&](const LifetimePlan& plan) {
+    return in_unit(setup.unit, plan.cost.total());
+  };
+  const auto unconverged = [](const LifetimePlan& plan) {
+    return "with unlimited data the question did not converge: " + plan.solve.message;
+  };
+  switch (setup.kind) {
+    case ProblemKind::min_lifetime_flops:
+    case ProblemKind::min_lifetime_cost: {
+      DataLimitAnswer& limit = *solution.answer.data_limit;
+      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      if (!free_plan.solve.converged()) {
+        limit.unlimited_message = unconverged(free_plan);
+      } else if (solution.answer.plan.solve.converged()) {
+        limit.cost = cost_of(solution.answer.plan) - cost_of(free_plan);
+      }
+      break;
+    }
+    case ProblemKind::max_quality: {
+      DataLimitAnswer& limit = *solution.answer.data_limit;
+      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      if (!free_plan.solve.converged()) {
+        limit.unlimited_message = unconverged(free_plan);
+      } else if (solution.answer.plan.solve.converged()) {
+        limit.loss = solution.answer.plan.loss - free_plan.loss;
+      }
+      break;
+    }
+    case ProblemKind::equal_cost: {
+      // The heuristic's plan is fixed by its shares: the limit costs it loss. The optimum at
+      // the heuristic's (limited) loss costs more than with unlimited data at that loss.
+      // Both losses in log space (LossTerm::at), so that a plan nothing repeats in pays 0.
+      solution.answer.data_limit->loss =
+          heuristic_loss(setup, setup.loss) - heuristic_loss(setup, free_setup.loss);
+      DataLimitAnswer& limit = *solution.optimum->data_limit;
+      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      if (!free_plan.solve.converged()) {
+        limit.unlimited_message = unconverged(free_plan);
+      } else if (solution.optimum->plan.solve.converged()) {
+        limit.cost = cost_of(solution.optimum->plan) - cost_of(free_plan);
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace
 
 QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options) {
   QuestionSolution solution;
@@ -175,6 +287,7 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
       break;
     }
   }
+  if (setup.limits_data()) add_data_limit_penalties(setup, options, solution);
   settle_answers(solution);
   return solution;
 }

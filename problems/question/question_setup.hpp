@@ -35,10 +35,16 @@ struct QuestionSetup {
   CostShares shares;
   double total_to_active = 1.0;   // the architecture's total / active parameters
   double inference_tokens = 0.0;  // lifetime demand, input + output
+  // problem.max_pretrain_tokens: a cap on D, a constraint of every plan the setup solves.
+  std::optional<double> max_pretrain_tokens;
 
   const LossLaw& law() const { return rule.law; }
   // Whether the RL tokens are a decision variable ([rl.returns]).
   bool chooses_rl_tokens() const { return loss.rl_gain() != nullptr; }
+  // Whether the data is limited: a finite data.unique_tokens or a cap on the tokens.
+  bool limits_data() const { return loss.repetition() != nullptr || max_pretrain_tokens; }
+  // The same setup with unlimited fresh data: no repetition in the loss, no cap.
+  QuestionSetup unlimited() const;
   // The terms and the question of the optimum (equal-cost: the cheapest plan at the
   // heuristic's loss).
   LifecycleTerms terms() const;

@@ -56,6 +56,10 @@ void ProblemSpec::validate() const {
   require_positive("fleet_chips", fleet_chips);
   require_positive("fleet_duration", fleet_seconds);
   require_positive("tokens_per_param", tokens_per_param);
+  require_positive("max_pretrain_tokens", max_pretrain_tokens);
+  if (max_pretrain_tokens && !(*max_pretrain_tokens >= 1.0 && *max_pretrain_tokens <= 1e30)) {
+    fail("max_pretrain_tokens", "must be a count of tokens in [1, 1e30]");
+  }
   if (!(min_params >= 1.0 && std::isfinite(min_params))) fail("min_params", "must be >= 1");
   const std::string kind_name(to_string(kind));
   switch (kind) {

@@ -8,7 +8,9 @@
 //   equal-cost          the talk's heuristic for a given N, and its true optimum
 //   max-quality         the lowest loss a lifetime budget buys, demand served from it
 
+#include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "scaleopt/costmodel/loss_law.hpp"
@@ -44,6 +46,8 @@ struct ProblemSpec {
   double min_params = QualityAtBudgetOptions{}.min_params;
   // The Chinchilla-style rule of the comparison: D = r N, or the law's frontier when absent.
   std::optional<double> tokens_per_param;
+  // A hard cap on the pretraining tokens (an inequality constraint D <= max); absent: none.
+  std::optional<double> max_pretrain_tokens;
 
   // Throws InputError naming the key ("problem.target_loss: required for min-lifetime-flops").
   void validate() const;
@@ -54,6 +58,25 @@ enum class SolvePath : unsigned char {
   closed_form,  // the equal-cost heuristic
   newton,       // the 1-D reduction by Newton's method (problems/question/question_fast.hpp)
   nlopt,        // NLopt with KKT polish, cross-checked by the 1-D reduction (solve_question)
+};
+
+// What a limited stock of data does to a plan (data.unique_tokens, problem.max_pretrain_tokens).
+// NaN where a figure does not apply; `unlimited_message` says why the comparison with
+// unlimited data is missing when it is.
+struct DataLimitAnswer {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double unique_tokens = kNaN;     // U_D (NaN: only a cap)
+  double epochs = kNaN;            // D / U_D
+  double effective_tokens = kNaN;  // D': the fresh tokens the repeated ones are worth
+  // The loss (nats) and the cost (in the question's unit) the limit adds against the same
+  // question with unlimited fresh data: a loss question (max-quality) and the equal-cost
+  // heuristic's fixed plan pay in loss, the cost questions in cost.
+  double loss = kNaN;
+  double cost = kNaN;
+  // The cap's multiplier as what one more token of data is worth, in the objective's unit per
+  // token (the question's unit, or nats for max-quality); 0 when the cap does not bind.
+  double token_value = kNaN;
+  std::string unlimited_message;
 };
 
 // One plan with everything a report needs.
@@ -68,6 +91,7 @@ struct QuestionAnswer {
   double over_chinchilla = 0.0;               // pretrain tokens / chinchilla tokens
   ChinchillaComparison vs_chinchilla;         // the equal-quality Chinchilla-style model
   std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
+  std::optional<DataLimitAnswer> data_limit;  // only with limited data
   SolvePath path = SolvePath::nlopt;          // how the plan was found
 };
 

@@ -22,6 +22,14 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
     s.rl_gain = a.rl_returns->gain;
     s.rl_compute_ratio = a.rl_returns->compute_ratio;
   }
+  if (a.data_limit) {
+    s.unique_tokens = a.data_limit->unique_tokens;
+    s.epochs = a.data_limit->epochs;
+    s.effective_tokens = a.data_limit->effective_tokens;
+    s.data_limit_loss = a.data_limit->loss;
+    s.data_limit_cost = a.data_limit->cost;
+    s.max_pretrain_tokens_value = a.data_limit->token_value;
+  }
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;
@@ -175,6 +183,7 @@ QuestionSummary summarize(const QuestionSolution& solution) {
   summary.kind = solution.kind;
   summary.unit = solution.unit;
   summary.rl_returns = solution.answer.rl_returns.has_value();
+  summary.data_limit = solution.answer.data_limit.has_value();
   summary.answer = summary_of(solution.answer, solution.answer.path);
   if (solution.optimum) {
     summary.has_optimum = true;

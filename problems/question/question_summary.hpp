@@ -26,6 +26,13 @@ struct AnswerSummary {
   CostShares shares{kNaN, kNaN, kNaN};
   double rl_gain = kNaN;           // with [rl.returns]: g(r)
   double rl_compute_ratio = kNaN;  // with [rl.returns]: r = C_RL / C_pretrain
+  // With limited data (DataLimitAnswer of problems/question/question_solve.hpp).
+  double unique_tokens = kNaN;
+  double epochs = kNaN;
+  double effective_tokens = kNaN;
+  double data_limit_loss = kNaN;
+  double data_limit_cost = kNaN;
+  double max_pretrain_tokens_value = kNaN;
   double chinchilla_tokens = kNaN;
   double over_chinchilla = kNaN;
   // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
@@ -45,6 +52,7 @@ struct QuestionSummary {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;
   bool rl_returns = false;  // the RL tokens chosen ([rl.returns]): the answers have its fields
+  bool data_limit = false;  // limited data: the answers have its fields
   AnswerSummary answer;     // equal-cost: the heuristic
   bool has_optimum = false;
   AnswerSummary optimum;  // equal-cost: the true optimum at the heuristic's loss

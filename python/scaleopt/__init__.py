@@ -314,11 +314,14 @@ def optimal(
     params: Optional[Quantity] = None,
     loss: Optional[Quantity] = None,
     tokens_per_param: Optional[Quantity] = None,
+    unique_tokens: Optional[Quantity] = None,
     law_options: dict,
     solver: dict,
 ) -> dict:
     """The compute-optimal (N, D) for a budget (``compute`` in FLOPs), a model size (``params``)
     or a target loss (``loss``): exactly one of the three (``scaleopt optimal --json``).
+    ``unique_tokens``: the unique tokens available (with ``compute`` or ``loss``), repeated
+    beyond them with the decay of Muennighoff et al. 2023.
     ``optimal(law="hoffmann2022", compute=5.76e23)``."""
     return _command(
         ["optimal"],
@@ -326,6 +329,7 @@ def optimal(
         params=params,
         loss=loss,
         tokens_per_param=tokens_per_param,
+        unique_tokens=unique_tokens,
         law=law,
         **law_options,
         **_solver_flags(solver),
@@ -338,12 +342,19 @@ def loss(
     tokens: Quantity,
     law: Optional[str] = None,
     *,
+    unique_tokens: Optional[Quantity] = None,
     law_options: dict,
 ) -> dict:
     """The loss and training compute of N = ``params`` trained on D = ``tokens``, and how far D
-    is from the law's compute-optimal tokens (``scaleopt loss --json``)."""
+    is from the law's compute-optimal tokens (``scaleopt loss --json``); with ``unique_tokens``,
+    the loss when the tokens beyond them repeat."""
     return _command(
-        ["loss"], params=params, tokens=tokens, law=law, **law_options
+        ["loss"],
+        params=params,
+        tokens=tokens,
+        law=law,
+        unique_tokens=unique_tokens,
+        **law_options,
     )
 
 

@@ -77,6 +77,23 @@ def test_loss():
     assert answer["over_chinchilla"] > 0
 
 
+def test_data_limit_fields():
+    # Limited unique tokens: solve carries the data-limit fields, equal to the command's JSON,
+    # and a sweep's DataFrame has them as float64 columns.
+    limited = {"data.unique_tokens": "300B"}
+    answer = scaleopt.solve(SARDANA, set=limited)
+    assert answer == cli_json("solve", SARDANA, "--set", "data.unique_tokens=300B")
+    assert answer["epochs"] == answer["pretrain_tokens"] / 300e9
+    assert answer["effective_tokens"] < answer["pretrain_tokens"]
+    assert answer["data_limit_cost"] > 0
+    frame = scaleopt.sweep(SARDANA, {"inference.requests": "1e9..1e10:2"}, set=limited)
+    for column in ("unique_tokens", "epochs", "effective_tokens", "data_limit_cost"):
+        assert frame[column].dtype == numpy.float64
+    assert "epochs" not in scaleopt.sweep(SARDANA, {"inference.requests": "1e9..1e10:2"}).columns
+    loss = scaleopt.loss(params=8.67e9, tokens=178e9, unique_tokens=25e9, law="muennighoff2023")
+    assert abs(loss["loss"] - 2.2269634075087867) < 1e-12
+
+
 def test_solve_path_and_loaded_scenario():
     expected = cli_json("solve", SARDANA, "--set", "inference.requests=2e10")
     assert scaleopt.solve(SARDANA, set={"inference.requests": 2e10}) == expected
