@@ -305,13 +305,53 @@ StressCheck check_equal_cost(const StressInstance& instance, const StressCheckOp
                         options, optimum_answer);
 }
 
+// A lifecycle class's instance solved by NLopt beside the independent reference of its terms.
+struct SolvedBesideReference {
+  QuestionSetup setup;
+  QuestionSolution solution;
+  LifetimePlan reference;
+};
+
+SolvedBesideReference solve_beside_reference(const StressInstance& instance,
+                                             const StressCheckOptions& options) {
+  SolvedBesideReference solved{
+      question_setup(instance.inputs, instance.law, instance.problem), {}, {}};
+  solved.solution = solve_question(solved.setup, options.solver);
+  solved.reference = lifecycle_reference(solved.setup.terms(), solved.setup.question());
+  return solved;
+}
+
+// The verdicts these classes share before the plans are compared: an instance infeasible on
+// its own test must be reported infeasible; a feasible one needs NLopt's and the reference's
+// answers converged and every figure of the answer finite. nullopt: go on and compare.
+std::optional<StressCheck> verdict_before_comparing(bool feasible,
+                                                    const SolvedBesideReference& solved,
+                                                    const std::string& reference_name) {
+  const QuestionSolution& solution = solved.solution;
+  if (!feasible) {
+    if (solution.status() == Status::infeasible) return infeasible();
+    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
+                     " (" + solution.message() + ")");
+  }
+  const QuestionAnswer& answer = solution.answer;
+  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
+  const LifetimePlan& reference = solved.reference;
+  if (!reference.solve.converged()) {
+    return failed("the " + reference_name + " reports " +
+                  std::string(to_string(reference.solve.status)) + ": " + reference.solve.message);
+  }
+  if (const std::string field = non_finite_field(answer); !field.empty()) {
+    return failed("the answer's " + field + " is not finite");
+  }
+  return std::nullopt;
+}
+
 // RL tokens chosen: NLopt's (N, D, D_RL) against the separation of problems/rl_returns/ (r* by
 // TOMS 748, then the 1-D reduction without RL), which needs costs linear in N and r* above its
 // bound; the instances are drawn inside that domain, and one outside it is a failure.
 StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOptions& options) {
-  const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
-  const QuestionSolution solution = solve_question(setup, options.solver);
-  const LifetimePlan reference = lifecycle_reference(setup.terms(), setup.question());
+  const SolvedBesideReference solved = solve_beside_reference(instance, options);
+  const QuestionSetup& setup = solved.setup;
   const LifetimeCostModel& model = setup.model;
   // Feasible: a reachable target (the gain changes D, not what N must reach), or a budget that
   // pays for the cheapest plan there is (the smallest model, one token of pretraining and RL).
@@ -322,20 +362,9 @@ StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOp
                                   model.total(setup.unit, setup.min_params, 1.0).value +
                                           rl_cost_per_token(model, setup.unit, setup.min_params) <
                                       setup.budget;
-  if (!feasible) {
-    if (solution.status() == Status::infeasible) return infeasible();
-    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
-                     " (" + solution.message() + ")");
-  }
-  const QuestionAnswer& answer = solution.answer;
-  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
-  if (!reference.solve.converged()) {
-    return failed("the RL reduction reports " + std::string(to_string(reference.solve.status)) +
-                  ": " + reference.solve.message);
-  }
-  if (const std::string field = non_finite_field(answer); !field.empty()) {
-    return failed("the answer's " + field + " is not finite");
-  }
+  if (auto verdict = verdict_before_comparing(feasible, solved, "RL reduction")) return *verdict;
+  const QuestionAnswer& answer = solved.solution.answer;
+  const LifetimePlan& reference = solved.reference;
   StressCheck check = compare(answer.plan.params, answer.plan.pretrain_tokens, reference.params,
                               reference.pretrain_tokens, options, "RL reduction");
   const double rl_gap = relative_gap(answer.rl_tokens, reference.rl_tokens);
@@ -354,9 +383,8 @@ StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOp
 // from the README's formula on its own (costmodel/data_repetition.hpp): a target is reachable
 // when the loss at the largest N and D allowed (D at the cap, if any) lies below it.
 StressCheck check_data_limit(const StressInstance& instance, const StressCheckOptions& options) {
-  const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
-  const QuestionSolution solution = solve_question(setup, options.solver);
-  const LifetimePlan reference = lifecycle_reference(setup.terms(), setup.question());
+  const SolvedBesideReference solved = solve_beside_reference(instance, options);
+  const QuestionSetup& setup = solved.setup;
   const LifetimeCostModel& model = setup.model;
   const bool at_loss = setup.kind != ProblemKind::max_quality;
   bool feasible = false;
@@ -371,20 +399,11 @@ StressCheck check_data_limit(const StressInstance& instance, const StressCheckOp
     feasible = setup.min_params <= model.max_params &&
                model.total(setup.unit, setup.min_params, 1.0).value < setup.budget;
   }
-  if (!feasible) {
-    if (solution.status() == Status::infeasible) return infeasible();
-    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
-                     " (" + solution.message() + ")");
+  if (auto verdict = verdict_before_comparing(feasible, solved, "data-limit reduction")) {
+    return *verdict;
   }
-  const QuestionAnswer& answer = solution.answer;
-  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
-  if (!reference.solve.converged()) {
-    return failed("the data-limit reduction reports " +
-                  std::string(to_string(reference.solve.status)) + ": " + reference.solve.message);
-  }
-  if (const std::string field = non_finite_field(answer); !field.empty()) {
-    return failed("the answer's " + field + " is not finite");
-  }
+  const QuestionAnswer& answer = solved.solution.answer;
+  const LifetimePlan& reference = solved.reference;
   return compare(answer.plan.params, answer.plan.pretrain_tokens, reference.params,
                  reference.pretrain_tokens, options, "data-limit reduction");
 }

@@ -1,6 +1,9 @@
 // scaleopt optimal: the compute-optimal (N, D) for a budget, a model size or a target loss.
 
 #include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/cli/command.hpp"
@@ -26,6 +29,25 @@ struct OptimalArgs {
   SolverOptions solver;
   bool json = false;
 };
+
+// The figures printed as the answer must be numbers (--params 1e300 gave compute = inf): one
+// that is not is refused, naming the flags given and the law's coefficients it came from.
+void refuse_non_finite_allocation(const Allocation& allocation,
+                                  std::pair<const char*, double> derived,
+                                  const AllocationRule& rule,
+                                  std::vector<std::pair<std::string_view, double>> inputs) {
+  inputs.insert(inputs.end(), {{"law E", rule.law.E},
+                               {"law A", rule.law.A},
+                               {"law B", rule.law.B},
+                               {"law alpha", rule.law.alpha},
+                               {"law beta", rule.law.beta}});
+  refuse_non_finite(Json{{"params", allocation.params},
+                         {"tokens", allocation.tokens},
+                         {"compute_flops", allocation.compute_flops},
+                         {"loss", allocation.loss},
+                         {derived.first, derived.second}},
+                    inputs);
+}
 
 // --unique-tokens: NLopt on the problem with repeated data, checked by the 1-D reduction.
 int run_data_limited(const OptimalArgs& args, const AllocationRule& rule, std::ostream& out) {
@@ -54,18 +76,8 @@ int run_data_limited(const OptimalArgs& args, const AllocationRule& rule, std::o
   }
   const Allocation& allocation = limited.allocation;
   if (allocation.solve.status == Status::infeasible) throw InputError(allocation.solve.message);
-  refuse_non_finite(Json{{"params", allocation.params},
-                         {"tokens", allocation.tokens},
-                         {"compute_flops", allocation.compute_flops},
-                         {"loss", allocation.loss},
-                         {"epochs", limited.epochs}},
-                    {{given_flag, given_value},
-                     {"--unique-tokens", unique},
-                     {"law E", rule.law.E},
-                     {"law A", rule.law.A},
-                     {"law B", rule.law.B},
-                     {"law alpha", rule.law.alpha},
-                     {"law beta", rule.law.beta}});
+  refuse_non_finite_allocation(allocation, {"epochs", limited.epochs}, rule,
+                               {{given_flag, given_value}, {"--unique-tokens", unique}});
   if (args.json) {
     out << data_limited_optimal_answer(limited, rule).dump(2) << "\n";
   } else {
@@ -107,18 +119,8 @@ int run_optimal(const OptimalArgs& args, std::ostream& out) {
     title = "Cheapest model reaching loss " + format_quantity(loss, Unit::number, 6);
   }
   if (allocation.solve.status == Status::infeasible) throw InputError(allocation.solve.message);
-  // The figures printed as the answer must be numbers (--params 1e300 gave compute = inf).
-  refuse_non_finite(Json{{"params", allocation.params},
-                         {"tokens", allocation.tokens},
-                         {"compute_flops", allocation.compute_flops},
-                         {"loss", allocation.loss},
-                         {"tokens_per_param", allocation.tokens_per_param()}},
-                    {{given_flag, given_value},
-                     {"law E", rule.law.E},
-                     {"law A", rule.law.A},
-                     {"law B", rule.law.B},
-                     {"law alpha", rule.law.alpha},
-                     {"law beta", rule.law.beta}});
+  refuse_non_finite_allocation(allocation, {"tokens_per_param", allocation.tokens_per_param()},
+                               rule, {{given_flag, given_value}});
   if (args.json) {
     out << optimal_answer(allocation, rule).dump(2) << "\n";
   } else {

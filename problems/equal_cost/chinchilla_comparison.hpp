@@ -21,6 +21,12 @@ struct ChinchillaComparison {
 ChinchillaComparison compare_with_chinchilla(const AllocationRule& rule, const LifetimePlan& plan,
                                              const LifetimeCostModel& model);
 
+// The two steps every comparison shares, whichever way it found the equal-quality model: the
+// refusal of a model larger than the setup serves (status infeasible, the message naming both
+// sizes; false) and, once `comparison.chinchilla` holds that model's N, D and cost, the ratios.
+bool chinchilla_servable(ChinchillaComparison& comparison, double params, double max_params);
+void set_chinchilla_ratios(ChinchillaComparison& comparison, const LifetimePlan& plan);
+
 // D / (the rule's D for this N): how far a plan trains past Chinchilla ("~100x").
 double over_chinchilla(const AllocationRule& rule, double params, double pretrain_tokens);
 

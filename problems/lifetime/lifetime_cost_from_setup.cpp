@@ -76,52 +76,31 @@ Priced demand_cost(const TokenCosts& t, double input_tokens, double output_token
            t.input.usd * input_tokens * s_in + t.output.usd * output_tokens * s_out}};
 }
 
-// The whole demand at N priced by the roofline's serving plan (root finding).
-class DemandServingCost final : public SizeCostFunction {
+// A size cost priced by the roofline's serving plan at N (root finding): `price(inputs, params)`
+// is the whole demand (input tokens prefilled, output tokens decoded) or one RL rollout token
+// (generation and extra passes at the RL context, the trained fraction at the RL MFU). The
+// closed form the accelerators use stands beside it.
+template <class Price>
+class ServingPricedCost final : public SizeCostFunction {
  public:
-  DemandServingCost(std::shared_ptr<const LifetimeInputs> inputs,
-                    std::shared_ptr<const RooflinePricing> closed_form, double input_tokens,
-                    double output_tokens, double context)
-      : inputs_(std::move(inputs)),
-        closed_form_(std::move(closed_form)),
-        input_tokens_(input_tokens),
-        output_tokens_(output_tokens),
-        context_(context) {}
-  SizeCost at(double params) const override {
-    return size_cost(
-        demand_cost(token_costs(*inputs_, params, context_), input_tokens_, output_tokens_));
-  }
+  ServingPricedCost(std::shared_ptr<const LifetimeInputs> inputs,
+                    std::shared_ptr<const RooflinePricing> closed_form, Price price)
+      : inputs_(std::move(inputs)), closed_form_(std::move(closed_form)), price_(price) {}
+  SizeCost at(double params) const override { return size_cost(price_(*inputs_, params)); }
   const RooflinePricing* closed_form() const override { return closed_form_.get(); }
 
  private:
   std::shared_ptr<const LifetimeInputs> inputs_;
   std::shared_ptr<const RooflinePricing> closed_form_;
-  double input_tokens_, output_tokens_, context_;
+  Price price_;
 };
 
-// One RL rollout token at N: generation and extra passes by the serving plan at the RL
-// context, the trained fraction at the RL MFU.
-class RolloutTokenCost final : public SizeCostFunction {
- public:
-  RolloutTokenCost(std::shared_ptr<const LifetimeInputs> inputs,
-                   std::shared_ptr<const RooflinePricing> closed_form, double context,
-                   double train_hours_per_flop, double train_usd_per_hour)
-      : inputs_(std::move(inputs)),
-        closed_form_(std::move(closed_form)),
-        context_(context),
-        train_hours_per_flop_(train_hours_per_flop),
-        train_usd_per_hour_(train_usd_per_hour) {}
-  SizeCost at(double params) const override {
-    return size_cost(rl_token(*inputs_, params, train_hours_per_flop_, train_usd_per_hour_,
-                              token_costs(*inputs_, params, context_)));
-  }
-  const RooflinePricing* closed_form() const override { return closed_form_.get(); }
-
- private:
-  std::shared_ptr<const LifetimeInputs> inputs_;
-  std::shared_ptr<const RooflinePricing> closed_form_;
-  double context_, train_hours_per_flop_, train_usd_per_hour_;
-};
+template <class Price>
+SizeCostTerm serving_priced(std::shared_ptr<const LifetimeInputs> inputs,
+                            std::shared_ptr<const RooflinePricing> closed_form, Price price) {
+  return SizeCostTerm::of(std::make_shared<const ServingPricedCost<Price>>(
+      std::move(inputs), std::move(closed_form), price));
+}
 
 }  // namespace
 
@@ -207,12 +186,17 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   const auto shared = std::make_shared<const LifetimeInputs>(inputs);
   const auto closed_form = std::make_shared<const RooflinePricing>(
       roofline_pricing(inputs, per_param, train_usd_per_hour, rl_train_hours_per_flop));
-  model.inference = SizeCostTerm::of(std::make_shared<const DemandServingCost>(
-      shared, closed_form, input_tokens, output_tokens, context));
+  model.inference =
+      serving_priced(shared, closed_form, [=](const LifetimeInputs& in, double params) {
+        return demand_cost(token_costs(in, params, context), input_tokens, output_tokens);
+      });
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
-  model.rl_per_token = SizeCostTerm::of(std::make_shared<const RolloutTokenCost>(
-      shared, closed_form, rl_context, rl_train_hours_per_flop, train_usd_per_hour));
+  model.rl_per_token =
+      serving_priced(shared, closed_form, [=](const LifetimeInputs& in, double params) {
+        return rl_token(in, params, rl_train_hours_per_flop, train_usd_per_hour,
+                        token_costs(in, params, rl_context));
+      });
   // The largest N whose weights and one sequence (or the given batch) fit the replica, with a
   // margin: beyond it the serving plan has no batch.
   const double batch = priced.serving.batch.value_or(1.0);

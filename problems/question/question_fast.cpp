@@ -142,12 +142,7 @@ LifetimePlan full_plan(const QuestionSetup& setup, const NewtonPlan& newton) {
 // The full answer of a plan, set beside the equal-quality Chinchilla-style model by closed forms
 // (as light_answer), so that `solve` on the fast path gives the numbers sweeps give.
 QuestionAnswer full_answer(const QuestionSetup& setup, const LifetimePlan& plan) {
-  QuestionAnswer answer;
-  answer.plan = plan;
-  answer.active_params = plan.params;
-  answer.total_params = plan.params * setup.total_to_active;
-  answer.rl_tokens = plan.rl_tokens;
-  answer.inference_tokens = setup.inference_tokens;
+  QuestionAnswer answer = answer_sizes(plan, setup);
   if (plan.solve.status != Status::converged) return answer;
   answer.shares = cost_shares(plan.cost, setup.unit);
   answer.chinchilla_tokens = rule_tokens(setup.rule, plan.params);
@@ -162,24 +157,14 @@ QuestionAnswer full_answer(const QuestionSetup& setup, const LifetimePlan& plan)
         "the rule reaches the plan's loss only beyond 1e30 parameters or tokens";
     return answer;
   }
-  if (model.params > setup.model.max_params) {
-    chinchilla.solve.status = Status::infeasible;
-    chinchilla.solve.message = "the equal-quality Chinchilla-style model (" +
-                               format_quantity(model.params, Unit::count) +
-                               " parameters) is larger than the setup can serve (" +
-                               format_quantity(setup.model.max_params, Unit::count) + ")";
-    return answer;
-  }
+  if (!chinchilla_servable(vs, model.params, setup.model.max_params)) return answer;
   chinchilla.params = model.params;
   chinchilla.pretrain_tokens = model.tokens;
   chinchilla.loss = plan.loss;
   chinchilla.cost = cost_of(setup.model, model.params, model.tokens);
   chinchilla.solve.status = Status::converged;
   chinchilla.solve.algorithm = "closed form";
-  vs.params_ratio = plan.params / model.params;
-  vs.tokens_ratio = plan.pretrain_tokens / model.tokens;
-  vs.cost_ratio =
-      in_unit(setup.unit, plan.cost.total()) / in_unit(setup.unit, chinchilla.cost.total());
+  set_chinchilla_ratios(vs, plan);
   return answer;
 }
 

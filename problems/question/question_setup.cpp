@@ -95,7 +95,7 @@ QuestionSetup QuestionSetup::unlimited() const {
   return setup;
 }
 
-QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) {
+QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup) {
   QuestionAnswer answer;
   answer.plan = plan;
   answer.active_params = plan.params;
@@ -104,6 +104,11 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
   answer.inference_tokens = setup.inference_tokens;
   answer.rl_returns = plan.rl_returns;
   if (setup.limits_data()) answer.data_limit = data_limit_of(plan, setup);
+  return answer;
+}
+
+QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) {
+  QuestionAnswer answer = answer_sizes(plan, setup);
   if (plan.solve.status == Status::infeasible) return answer;
   answer.shares = cost_shares(plan.cost, plan.unit);
   answer.chinchilla_tokens = optimal_for_params(setup.rule, plan.params).tokens;

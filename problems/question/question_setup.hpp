@@ -62,7 +62,11 @@ std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup);
 // [rl.returns] the gain of its RL tokens (at least one).
 LifetimePlan heuristic_plan(const QuestionSetup& setup);
 
-// The answer of a plan under the setup: total parameters, shares, the Chinchilla comparison at
+// The parts of a plan's answer every path fills alike: the plan, active and total parameters,
+// RL and inference tokens, the RL gain and what limited data did.
+QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup);
+
+// The answer of a plan under the setup: answer_sizes, the shares, the Chinchilla comparison at
 // the plan's RL tokens.
 QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup);
 
