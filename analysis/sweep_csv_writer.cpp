@@ -34,6 +34,12 @@ std::string SweepCsvWriter::values_text(std::size_t point) const {
 
 std::string SweepCsvWriter::rows(std::span<const SweepPoint> points) const {
   std::string text;
+  append_rows(text, points);
+  return text;
+}
+
+void SweepCsvWriter::append_rows(std::string& text, std::span<const SweepPoint> points) const {
+  const std::size_t start = text.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
     const SweepPoint& p = points[i];
     append_integer(text, p.point);
@@ -50,9 +56,8 @@ std::string SweepCsvWriter::rows(std::span<const SweepPoint> points) const {
       append_summary_cells(text, p.summary, layout_, nlopt_algorithm_);
     }
     text += '\n';
-    if (i == 0) text.reserve(text.size() * points.size() * 9 / 8);
+    if (i == 0) text.reserve(start + (text.size() - start) * points.size() * 9 / 8);
   }
-  return text;
 }
 
 }  // namespace scaleopt

@@ -29,6 +29,8 @@ class SweepCsvWriter {
 
   // A line per point, in the order given.
   std::string rows(std::span<const SweepPoint> points) const;
+  // The same appended to `text`, whose capacity a caller may keep from block to block.
+  void append_rows(std::string& text, std::span<const SweepPoint> points) const;
 
  private:
   const SweepGrid& grid_;

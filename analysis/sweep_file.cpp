@@ -3,11 +3,14 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -155,9 +158,15 @@ void SweepChecksums::resume_block(std::size_t first_point, std::size_t last_poin
   crc_ = crc;
 }
 
-std::string SweepChecksums::add(std::span<const SweepPoint> points, std::string_view rows) {
-  std::string text;
-  text.reserve(rows.size() + (points.size() / kShardBlock + 2) * 64);
+std::span<const std::string_view> SweepChecksums::add(std::span<const SweepPoint> points,
+                                                      std::string_view rows) {
+  // Where each finished block ends in `rows`, and its line's end in lines_: the views are made
+  // once lines_ is whole (appending may move it).
+  struct Cut {
+    std::size_t rows_end, line_end;
+  };
+  std::vector<Cut> cuts;
+  lines_.clear();
   std::size_t begin = 0;  // of the rows not yet in a block's CRC
   std::size_t end = 0;
   for (const SweepPoint& p : points) {
@@ -169,18 +178,24 @@ std::string SweepChecksums::add(std::span<const SweepPoint> points, std::string_
     }
     last_ = p.point;
     if (p.point == block_last(p.point, grid_points_)) {
-      const std::string_view block = rows.substr(begin, end - begin);
-      crc_ = crc_of(crc_, block);
-      text += block;
-      text += checksum_line(first_, last_, crc_);
+      crc_ = crc_of(crc_, rows.substr(begin, end - begin));
+      lines_ += checksum_line(first_, last_, crc_);
+      cuts.push_back({end, lines_.size()});
       open_ = false;
       begin = end;
     }
   }
-  const std::string_view rest = rows.substr(begin);
-  crc_ = crc_of(crc_, rest);
-  text += rest;
-  return text;
+  crc_ = crc_of(crc_, rows.substr(begin));
+  pieces_.clear();
+  std::size_t rows_begin = 0, line_begin = 0;
+  for (const Cut& cut : cuts) {
+    pieces_.push_back(rows.substr(rows_begin, cut.rows_end - rows_begin));
+    pieces_.push_back(std::string_view(lines_).substr(line_begin, cut.line_end - line_begin));
+    rows_begin = cut.rows_end;
+    line_begin = cut.line_end;
+  }
+  if (rows_begin < rows.size()) pieces_.push_back(rows.substr(rows_begin));
+  return pieces_;
 }
 
 std::string SweepChecksums::close_unfinished() {
@@ -418,7 +433,8 @@ PartialFile::PartialFile(PartialFile&& other) noexcept
     : out_(std::move(other.out_)),
       path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
-      bytes_(other.bytes_) {}
+      bytes_(other.bytes_),
+      writeback_from_(other.writeback_from_) {}
 
 PartialFile::~PartialFile() {
   if (fd_ < 0) return;
@@ -487,6 +503,7 @@ void PartialFile::keep(std::uint64_t bytes) {
   struct stat status {};
   if (::fstat(fd_, &status) != 0) cannot_write(path_, errno);
   bytes_ = bytes;
+  writeback_from_ = bytes;
   if (static_cast<std::uint64_t>(status.st_size) == bytes) return;
   if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
     throw InputError(path_ + ": cannot cut off its unfinished rows (" + std::strerror(errno) + ")");
@@ -496,6 +513,49 @@ void PartialFile::keep(std::uint64_t bytes) {
 void PartialFile::append(std::string_view text) {
   if (const int error = write_all(fd_, text)) cannot_write(path_, error);
   bytes_ += text.size();
+  start_writeback();
+}
+
+void PartialFile::append(std::span<const std::string_view> pieces) {
+  // writev: one call for a block's rows and checksum lines, without joining them first.
+  std::vector<iovec> vectors;
+  vectors.reserve(pieces.size());
+  for (const std::string_view piece : pieces) {
+    if (!piece.empty()) vectors.push_back({const_cast<char*>(piece.data()), piece.size()});
+  }
+  std::size_t next = 0;
+  while (next < vectors.size()) {
+    const int count = static_cast<int>(std::min<std::size_t>(vectors.size() - next, IOV_MAX));
+    const ssize_t n = ::writev(fd_, vectors.data() + next, count);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      cannot_write(path_, errno);
+    }
+    bytes_ += static_cast<std::uint64_t>(n);
+    // Skip what was written; a short write leaves part of a vector for the next call.
+    std::size_t written = static_cast<std::size_t>(n);
+    while (next < vectors.size() && written >= vectors[next].iov_len) {
+      written -= vectors[next].iov_len;
+      ++next;
+    }
+    if (written > 0) {
+      vectors[next].iov_base = static_cast<char*>(vectors[next].iov_base) + written;
+      vectors[next].iov_len -= written;
+    }
+  }
+  start_writeback();
+}
+
+void PartialFile::start_writeback() {
+  // Linux: start writing back what is written, without waiting, every kWritebackBytes, so that
+  // the fsync before the rename (finish) waits for the last stretch, not the whole file (a
+  // second of a 10^6-point sweep's 500 MB). Only a hint: where it is not supported (EINVAL,
+  // ENOSYS on some file systems) the fsync does it all.
+  constexpr std::uint64_t kWritebackBytes = 32u << 20;
+  if (bytes_ - writeback_from_ < kWritebackBytes) return;
+  ::sync_file_range(fd_, static_cast<off_t>(writeback_from_),
+                    static_cast<off_t>(bytes_ - writeback_from_), SYNC_FILE_RANGE_WRITE);
+  writeback_from_ = bytes_;
 }
 
 void PartialFile::finish(const std::vector<ReadFile>& inputs) {

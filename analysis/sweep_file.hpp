@@ -68,8 +68,10 @@ class SweepChecksums {
   void resume_block(std::size_t first_point, std::size_t last_point, std::uint32_t crc);
 
   // `rows` holds one line per point of `points` (increasing, after those of earlier calls):
-  // returns them with the checksum line of each block after the block's last row.
-  std::string add(std::span<const SweepPoint> points, std::string_view rows);
+  // returns them with the checksum line of each block after the block's last row, as pieces to
+  // write in order (PartialFile::append): slices of `rows` and lines held here until the next
+  // call, so that the rows (~500 MB in a 10^6-point sweep) are not copied once more.
+  std::span<const std::string_view> add(std::span<const SweepPoint> points, std::string_view rows);
 
   // The checksum line of the rows of an unfinished block, or "" when no block is open.
   std::string close_unfinished();
@@ -80,6 +82,8 @@ class SweepChecksums {
   bool open_ = false;
   std::size_t first_ = 0, last_ = 0;  // the open block's points so far
   std::uint32_t crc_ = 0;
+  std::string lines_;  // the checksum lines of the last call, one after another
+  std::vector<std::string_view> pieces_;
 };
 
 // What a line after the header is.
@@ -172,6 +176,7 @@ class PartialFile {
 
   void keep(std::uint64_t bytes);      // cuts the file to its first `bytes` (read_partial's)
   void append(std::string_view text);  // throws InputError when the write fails
+  void append(std::span<const std::string_view> pieces);  // the same, piece after piece
 
   // The sweep is complete: OUT.partial, synced and checked to hold every byte written, becomes
   // OUT, renamed when OUT is a regular file or new, else (a symbolic link) written through
@@ -179,11 +184,13 @@ class PartialFile {
   void finish(const std::vector<ReadFile>& inputs);
 
  private:
+  void start_writeback();
   PartialFile(std::string out, int fd, const std::vector<ReadFile>& inputs);
   std::string out_;
   std::string path_;
   int fd_ = -1;
-  std::uint64_t bytes_ = 0;  // what the file holds: written, or kept of what was there
+  std::uint64_t bytes_ = 0;           // what the file holds: written, or kept of what was there
+  std::uint64_t writeback_from_ = 0;  // the first byte not yet handed to start_writeback
 };
 
 // Throws InputError "PATH: provenance field 'F' differs from this sweep's (what F means): ..."

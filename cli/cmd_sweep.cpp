@@ -234,7 +234,10 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
     std::vector<std::size_t> chunk;
     // The rows are formatted on the workers, blocks at once; written in order, with the
     // checksum line of each block of kShardBlock points.
-    const auto format = [&csv](SweepBlock& block) { block.text = csv.rows(block.answers); };
+    const auto format = [&csv](SweepBlock& block) {
+      block.text.clear();
+      csv.append_rows(block.text, block.answers);
+    };
     // After an interrupt a block may stop short and the next ones start further on: only rows
     // that continue the file are written (--resume solves the others again).
     const auto write = [&](const SweepBlock& block) {
