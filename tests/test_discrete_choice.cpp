@@ -7,6 +7,7 @@
 
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
+#include "sardana_cost_example.hpp"
 #include "tolerances.hpp"
 
 using namespace scaleopt;
@@ -15,19 +16,7 @@ namespace {
 
 const LossLaw kSardanaLaw = loss_law_preset("sardana2024");
 
-// The cost example of the beyond-chinchilla README (A100-80GB training at MFU 0.5 and
-// $1.40/h; A100-40GB inference at $0.60/h, 624 TOPS, prefill MFU 0.4; 1e10 requests of 1000
-// input and 250 output tokens) with the decode MFU left as the candidate.
-LifetimeCostModel sardana_cost_model(double decode_mfu) {
-  LifetimeCostModel model;
-  model.pretrain_gpu_hours_per_flop = 1.0 / (3600.0 * 312e12 * 0.5);
-  model.pretrain_usd_per_gpu_hour = 1.40;
-  const double input_tokens = 1e10 * 1000, output_tokens = 1e10 * 250;
-  model.inference_flops_per_param = 2.0 * (input_tokens + output_tokens);
-  model.inference = SizeCostTerm::linear(
-      2.0 * (input_tokens / 0.4 + output_tokens / decode_mfu) / (3600.0 * 624e12), 0.60);
-  return model;
-}
+using testing::sardana_cost_model;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/solver/high_precision.hpp"
+#include "sardana_cost_example.hpp"
 #include "tolerances.hpp"
 
 using namespace scaleopt;
@@ -17,19 +18,7 @@ namespace {
 
 const AllocationRule kSardana{loss_law_preset("sardana2024"), std::nullopt};
 
-// The cost example of the beyond-chinchilla README: training on A100-80GB at $1.40/h in bf16
-// (312 TFLOP/s) at MFU 0.5; inference on A100-40GB at $0.60/h in int8 (624 TOPS), prefill MFU
-// 0.4, decode MFU 0.2; 1e10 requests of 1000 input and 250 output tokens.
-LifetimeCostModel sardana_cost_model() {
-  LifetimeCostModel model;
-  model.pretrain_gpu_hours_per_flop = 1.0 / (3600.0 * 312e12 * 0.5);
-  model.pretrain_usd_per_gpu_hour = 1.40;
-  const double input_tokens = 1e10 * 1000, output_tokens = 1e10 * 250;
-  model.inference_flops_per_param = 2.0 * (input_tokens + output_tokens);
-  model.inference = SizeCostTerm::linear(
-      2.0 * (input_tokens / 0.4 + output_tokens / 0.2) / (3600.0 * 624e12), 0.60);
-  return model;
-}
+using testing::sardana_cost_model;
 
 double chinchilla_quality_loss(double params) {
   const LossLaw& law = kSardana.law;
