@@ -31,11 +31,11 @@ std::string gnuplot_script(const Figure& figure, FigureFormat format, std::strin
   if (!directory.empty()) script += "cd " + gnuplot_path(directory) + "\n";
   script += "set encoding utf8\n";
   if (format == FigureFormat::svg) {
-    script += "set terminal svg size " + size +
-              " dynamic noenhanced font 'DejaVu Sans,12' background rgb 'white'\n";
+    script += "set terminal svg size " + size + " dynamic noenhanced font 'DejaVu Sans," +
+              std::to_string(kSvgFontSize) + "' background rgb 'white'\n";
   } else {
-    script += "set terminal pngcairo size " + size +
-              " noenhanced font 'DejaVu Sans,11' background rgb 'white'\n";
+    script += "set terminal pngcairo size " + size + " noenhanced font 'DejaVu Sans," +
+              std::to_string(kPngFontSize) + "' background rgb 'white'\n";
   }
   script += "set output " + gnuplot_path(output) + "\n";
   script += figure.commands;

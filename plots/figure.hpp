@@ -27,6 +27,10 @@ struct Figure {
   std::vector<DataFile> data;
 };
 
+// The terminal's font size in points: SVG (as the report shows figures) and PNG.
+inline constexpr int kSvgFontSize = 12;
+inline constexpr int kPngFontSize = 11;
+
 // The whole script: a header saying what made it and how to run it, the terminal for `format`
 // at the figure's size, `set output 'OUTPUT'` (gnuplot_path), then the figure's commands. When
 // `directory` is not empty the script first changes into it (the data files are named relative to

@@ -4,6 +4,7 @@
 // the problem minimised, each segment labelled with its share and each bar with its total.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scaleopt/plots/figure.hpp"
@@ -26,7 +27,11 @@ struct PhasesText {
 // "33.3%": the share labels (segments below 4% of the tallest bar are left unlabelled).
 std::string share_label(double part, double total);
 
-// Throws InputError when there is no bar or a cost is negative or not finite.
-Figure phases_figure(const std::vector<PhaseBar>& bars, const PhasesText& text);
+// Throws InputError when there is no bar or a cost is negative or not finite. `last_bar_note`,
+// when given, is printed right of the last bar, level with its RL segment (or its middle
+// without RL): what that bar holds fixed that a reader would not expect. It may hold line
+// breaks; about 15 characters a line fit.
+Figure phases_figure(const std::vector<PhaseBar>& bars, const PhasesText& text,
+                     std::string_view last_bar_note = {});
 
 }  // namespace scaleopt::plots

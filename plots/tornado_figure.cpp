@@ -8,6 +8,11 @@
 #include "scaleopt/plots/gnuplot_text.hpp"
 
 namespace scaleopt::plots {
+namespace {
+
+constexpr int kInputFontSize = 13;
+
+}  // namespace
 
 Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& text,
                       std::size_t max_bars) {
@@ -20,7 +25,9 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
 
   Figure figure;
   figure.name = "tornado";
-  figure.width = 1100;
+  // About the width of the report's column, which every figure is scaled to
+  // (report/report_html.cpp): its text shows there at about the size set here, not shrunk.
+  figure.width = 900;
   figure.height = std::max(420, 190 + 40 * static_cast<int>(bars.size()));
   // Each side as a box from the base to the output at that side (boxxyerror: x y x0 x1 y0 y1),
   // the low side in the upper half of the row and the high side in the lower half, so that both
@@ -64,8 +71,13 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
     longest = std::max(longest, bar.input.size() + bar.range.size() + 3);
   }
   std::string& c = figure.commands;
-  // The title is centred over the plot, which the input names push right: shorter lines.
-  c += "set title " + gnuplot_string(wrap_list(text.title + "; " + text.assumptions, 75)) + "\n";
+  // The input names and ranges; lmargin counts characters of the terminal's font.
+  const int margin =
+      static_cast<int>(std::ceil(static_cast<double>(longest) * kInputFontSize / kSvgFontSize)) + 2;
+  // gnuplot centres the title over the plot, which the input names push right: moved back left
+  // by half the margin, it is centred on the figure and has its whole width.
+  c += "set title " + gnuplot_string(wrap_list(text.title + "; " + text.assumptions, 100)) +
+       " offset char " + number(-0.5 * margin) + ",0\n";
   c += "set xlabel " + gnuplot_string(text.output.label) + "\n";
   if (spans_decades(all_values)) {
     const double x0 = std::pow(10.0, std::floor(std::log10(left) - 0.3));
@@ -75,13 +87,15 @@ Figure tornado_figure(const std::vector<TornadoBar>& all, const TornadoText& tex
     c += log_tics("x", x0, x1, text.output.format);
   } else {
     const double span = right > left ? right - left : std::max(std::fabs(text.base), 1.0);
-    const double x0 = left - 0.2 * span, x1 = right + 0.2 * span;
+    // A value label is about 0.25 of the span wide in a 900-pixel figure.
+    const double x0 = left - 0.3 * span, x1 = right + 0.3 * span;
     c += "set xrange [" + number(x0) + ":" + number(x1) + "]\n";
     c += linear_tics("x", x0, x1, text.output.format);
   }
   c += "set yrange [0.3:" + number(n + 1.1) + "]\n";
-  c += "set ytics scale 0\n";
-  c += "set lmargin " + std::to_string(longest + 2) + "\n";  // the input names and ranges
+  // The input names a point larger than the rest: they are what the figure is read by.
+  c += "set ytics scale 0 font '," + std::to_string(kInputFontSize) + "'\n";
+  c += "set lmargin " + std::to_string(margin) + "\n";
   c += "set border 1\n";
   c += "set xtics out nomirror\n";
   c += "set grid xtics lc rgb '#ececec'\n";

@@ -65,6 +65,50 @@ Json shipped_json(const Architecture& a) {
       {"kv_source", f.kv_source}};
 }
 
+// A dimension the architecture may lack: null where 0 means "none".
+Json dimension_json(double value) {
+  return value > 0.0 ? Json(value) : Json(nullptr);
+}
+
+// The shape as the public config.json states it, each quantity under a name close to the
+// config's (docs/cli.md, "scaleopt models"): null where the architecture has no such part, and
+// the whole object null for a preset given by its totals alone.
+Json shape_json(const Architecture& a) {
+  if (!a.has_shape()) return Json(nullptr);
+  const bool mla = a.attention == AttentionKind::mla;
+  const bool moe = a.has_experts();
+  const bool sparse = a.sparse_top_k > 0.0;
+  double kv_heads = a.kv_heads;
+  if (kv_heads == 0.0 && a.attention == AttentionKind::mha) kv_heads = a.heads;
+  if (kv_heads == 0.0 && a.attention == AttentionKind::mqa) kv_heads = 1.0;
+  const auto only = [](bool applies, const Json& value) { return applies ? value : Json(nullptr); };
+  return Json{{"hidden_size", a.d_model},
+              {"layers", a.layers},
+              {"vocab_size", a.vocab},
+              {"tied_embeddings", a.tied_embeddings},
+              {"attention_heads", a.heads},
+              {"kv_heads", only(!mla, Json(kv_heads))},
+              {"head_dim", only(!mla, Json(a.head_dim))},
+              {"keys_equal_values", only(!mla, Json(a.shared_key_value))},
+              {"qk_nope_head_dim", only(mla, Json(a.head_dim))},
+              {"v_head_dim", only(mla, Json(a.v_head_dim > 0.0 ? a.v_head_dim : a.head_dim))},
+              {"kv_lora_rank", only(mla, Json(a.kv_latent_dim))},
+              {"qk_rope_head_dim", dimension_json(a.rope_dim)},
+              {"q_lora_rank", dimension_json(a.q_latent_dim)},
+              {"o_groups", dimension_json(a.output_groups)},
+              {"o_lora_rank", dimension_json(a.output_latent_dim)},
+              {"kv_cache_layers", a.kv_cache_layers > 0.0 ? a.kv_cache_layers : a.layers},
+              {"intermediate_size", dimension_json(a.ffn_dim)},
+              {"dense_ffn_layers", only(moe, Json(a.dense_ffn_layers))},
+              {"routed_experts", only(moe, Json(a.routed_experts))},
+              {"experts_per_token", only(moe, Json(a.experts_per_token))},
+              {"shared_experts", only(moe, Json(a.shared_experts))},
+              {"moe_intermediate_size", only(moe, Json(a.expert_ffn_dim))},
+              {"indexer_heads", only(sparse, Json(a.indexer_heads))},
+              {"indexer_head_dim", only(sparse, Json(a.indexer_head_dim))},
+              {"indexer_key_bytes_per_element", only(sparse, Json(a.indexer_bytes_per_element))}};
+}
+
 }  // namespace
 
 Json models_json(const std::vector<Architecture>& models) {
@@ -76,6 +120,7 @@ Json models_json(const std::vector<Architecture>& models) {
              {"active_params", a.active_param_count()},
              {"layers", a.layers},
              {"attention", a.has_shape() ? Json(to_string(a.attention)) : Json(nullptr)},
+             {"shape", shape_json(a)},
              {"kv_bytes_per_token_bf16", a.cached_bytes_per_token(2.0, 2.0)},
              {"kv_bytes_per_token_fp8", a.cached_bytes_per_token(1.0, 1.0)},
              {"shipped", shipped_json(a)},

@@ -26,7 +26,8 @@ Json hardware_json(const std::vector<Hardware>& chips);
 Json laws_json(const std::vector<LossLaw>& laws);
 
 // {"schema_version", "models": [{name, total_params, active_params, layers, attention (null:
-// KV bytes given, no shape), kv_bytes_per_token_bf16, kv_bytes_per_token_fp8, sparse_top_k,
+// KV bytes given, no shape), shape (each dimension under its config.json name; null: no shape),
+// kv_bytes_per_token_bf16, kv_bytes_per_token_fp8, shipped, sparse_top_k, layer_pattern,
 // source}]}
 Json models_json(const std::vector<Architecture>& models);
 

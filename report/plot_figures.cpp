@@ -156,14 +156,21 @@ plots::Figure phases_of(const Scenario& scenario, const QuestionSolution& soluti
   } else {
     bars.push_back(bar("optimum", best.plan));
   }
+  std::string note;
   if (chinchilla_point(best)) {
     bars.push_back(bar("Chinchilla-style (same loss)", best.vs_chinchilla.chinchilla));
+    // Its RL is the plan's rollout tokens at its own (larger or smaller) size, not a share
+    // re-chosen for it: the reason its RL segment can dwarf the others.
+    if (bars.back().rl > 0.0) {
+      note = "RL held at\nthe plan's " + format_quantity(best.plan.rl_tokens, Unit::count, 3) +
+             "\nrollout tokens,\npriced at this\nmodel's size";
+    }
   }
   plots::PhasesText text;
   text.title = kind_title("Lifetime cost by phase", scenario, solution);
   text.assumptions = lifecycle_assumptions(scenario, solution);
   text.unit = unit;
-  return plots::phases_figure(bars, text);
+  return plots::phases_figure(bars, text, note);
 }
 
 plots::Figure rl_shares_of(const Scenario& scenario, const SolverOptions& solver) {

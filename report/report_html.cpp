@@ -2,6 +2,7 @@
 #include "scaleopt/report/report_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -66,24 +67,70 @@ std::string unit_words(CostUnit unit) {
   return "";
 }
 
+constexpr std::string_view kAssumptionPrefix = "assumption: ";
+
+// A source longer than this is listed once under the tables, and cited by its number.
+constexpr std::size_t kLongSource = 60;
+
+// The long sources of the assumption tables, numbered in order of first use: the H100's
+// datasheet, say, is given once for every row it is the source of.
+class SourceList {
+ public:
+  // `text` itself when short; else with the longest listed source inside it (the law's source
+  // in "law epoch2024: ...") replaced by "source k below", or the whole of it listed anew.
+  std::string cite(const std::string& text) {
+    if (text.size() <= kLongSource) return text;
+    std::size_t best = sources_.size();
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+      if (text.find(sources_[k]) != std::string::npos &&
+          (best == sources_.size() || sources_[k].size() > sources_[best].size())) {
+        best = k;
+      }
+    }
+    if (best == sources_.size()) {
+      sources_.push_back(text);
+      return reference(best);
+    }
+    std::string cited = text;
+    cited.replace(cited.find(sources_[best]), sources_[best].size(), reference(best));
+    return cited;
+  }
+
+  // <ol> of the sources cited, empty when none was.
+  std::string html() const {
+    if (sources_.empty()) return "";
+    std::string h = "<p>Sources cited by number above:</p>\n<ol class=\"sources\">\n";
+    for (const std::string& source : sources_) h += "<li>" + html_escape(source) + "</li>\n";
+    return h + "</ol>\n";
+  }
+
+ private:
+  static std::string reference(std::size_t index) {
+    return "source " + std::to_string(index + 1) + " below";
+  }
+  std::vector<std::string> sources_;
+};
+
 // Where the law, the model and the chips come from.
-Table choices_table(const Scenario& scenario) {
+Table choices_table(const Scenario& scenario, SourceList& sources) {
   Table table("Choices and their sources");
   table.header({"choice", "value", "source"});
   const LossLaw& law = *scenario.law;
-  table.cells({"loss law", law.name, law.source.empty() ? "scenario file" : law.source});
+  table.cells(
+      {"loss law", law.name, law.source.empty() ? "scenario file" : sources.cite(law.source)});
   if (!scenario.architecture.source.empty() || scenario.architecture.name != "custom") {
-    table.cells(
-        {"architecture", scenario.architecture.name,
-         scenario.architecture.source.empty() ? "scenario file" : scenario.architecture.source});
+    table.cells({"architecture", scenario.architecture.name,
+                 scenario.architecture.source.empty()
+                     ? "scenario file"
+                     : sources.cite(scenario.architecture.source)});
   }
   const bool priced = scenario.problem.kind != ProblemKind::min_lifetime_flops;
   if (priced) {
     table.cells({"training chip",
                  scenario.training.chip.name + " (" + scenario.training.chip.id + ")",
-                 scenario.training.chip.source});
+                 sources.cite(scenario.training.chip.source)});
     table.cells({"serving chip", scenario.serving.chip.name + " (" + scenario.serving.chip.id + ")",
-                 scenario.serving.chip.source});
+                 sources.cite(scenario.serving.chip.source)});
     table.cells({"inference pricing", std::string(to_string(scenario.serving.pricing)),
                  scenario.serving.pricing == InferencePricing::mfu
                      ? "fixed prefill and decode MFUs (as Sardana et al. 2024)"
@@ -146,7 +193,12 @@ std::string input_source(const Scenario& scenario, const std::string& path,
     const std::string rest = path.substr(9);
     const std::string id = rest.substr(0, rest.rfind('.'));
     if (const Hardware* chip = chip_with_id(scenario, id)) {
-      if (path.ends_with(".usd_per_hour")) return "assumed price: " + chip->price_note;
+      if (path.ends_with(".usd_per_hour")) {
+        // The catalog's notes start "assumption: " already (costmodel/data/hardware.toml).
+        std::string_view note = chip->price_note;
+        if (note.starts_with(kAssumptionPrefix)) note.remove_prefix(kAssumptionPrefix.size());
+        return "price (an assumption): " + std::string(note);
+      }
       return chip->source;
     }
   }
@@ -248,16 +300,22 @@ std::string report_html(const ReportInputs& inputs) {
   if (const ReportFigure* figure = find_figure(inputs, "isoloss")) h += figure_html(*figure);
   h += "</section>\n";
 
-  h += "<section id=\"serving\">\n<h2>Serving cost against context</h2>\n";
-  if (const ReportFigure* figure = find_figure(inputs, "cost-vs-context")) {
-    h += figure_html(*figure);
+  // Sections without a figure or a table are left out, and named under Assumptions.
+  std::vector<std::pair<std::string, std::string>> not_shown;  // what, and why
+  const ReportFigure* serving = find_figure(inputs, "cost-vs-context");
+  const ReportFigure* serving_models = find_figure(inputs, "cost-vs-context-models");
+  if (serving || serving_models) {
+    h += "<section id=\"serving\">\n<h2>Serving cost against context</h2>\n";
+    if (serving) {
+      h += figure_html(*serving);
+    } else {
+      h += "<p class=\"note\">" + html_escape(inputs.serving_figure_note) + "</p>\n";
+    }
+    if (serving_models) h += figure_html(*serving_models);
+    h += "</section>\n";
   } else {
-    h += "<p class=\"note\">" + html_escape(inputs.serving_figure_note) + "</p>\n";
+    not_shown.push_back({"serving cost against context", inputs.serving_figure_note});
   }
-  if (const ReportFigure* figure = find_figure(inputs, "cost-vs-context-models")) {
-    h += figure_html(*figure);
-  }
-  h += "</section>\n";
 
   auto analysis = [&](const char* id, const char* heading, const std::string& note,
                       const std::vector<ReportTable>& tables, const char* figure_id) {
@@ -278,21 +336,47 @@ std::string report_html(const ReportInputs& inputs) {
   analysis("sensitivity", "Sensitivity", inputs.sensitivity_note, inputs.sensitivity, "tornado");
   analysis("uncertainty", "Uncertainty", inputs.uncertainty_note, inputs.uncertainty,
            "uncertainty");
+  if (inputs.sensitivity.empty()) {
+    not_shown.push_back({"sensitivity", "The analysis did not converge."});
+  }
+  if (inputs.uncertainty.empty()) {
+    not_shown.push_back({"uncertainty", "The scenario has no [uncertainty] table."});
+  }
 
   h += "<section id=\"assumptions\">\n<h2>Assumptions</h2>\n";
-  h += html_table(choices_table(scenario));
+  SourceList sources;
+  h += html_table(choices_table(scenario, sources));
   Table table("Every numeric input of this problem, its value and where it comes from");
   table.header({"input", "value", "source", "meaning"});
+  std::size_t rows = 0;
   for (const NumericInput& input : numeric_inputs(scenario)) {
     if (!enters_problem(scenario, input.path)) continue;
     table.cells({input.path, format_quantity(input.value, input.unit, 4),
-                 input_source(scenario, input.path, inputs.overrides), std::string(input.doc)});
+                 sources.cite(input_source(scenario, input.path, inputs.overrides)),
+                 std::string(input.doc)});
+    ++rows;
   }
-  h += html_table(table);
+  // Folded: the full table is as long as the rest of the page.
+  h += "<details>\n<summary>Every numeric input (" + std::to_string(rows) +
+       "), its value and source</summary>\n" + html_table(table) + "</details>\n";
+  h += sources.html();
   if (!scenario.assumptions.empty()) {
     h += "<p>Defaults the scenario did not set, which are assumptions:</p>\n<ul>\n";
     for (const std::string& line : scenario.assumptions) {
       h += "<li>" + html_escape(line) + "</li>\n";
+    }
+    h += "</ul>\n";
+  }
+  if (!not_shown.empty()) {
+    std::string line = "Not shown: ";
+    for (std::size_t i = 0; i < not_shown.size(); ++i) {
+      line += (i ? "; " : "") + not_shown[i].first;
+    }
+    h += "<p class=\"note\">" + html_escape(line + ".") + "</p>\n<ul class=\"note\">\n";
+    for (auto [what, why] : not_shown) {
+      if (why.empty()) continue;
+      what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
+      h += "<li>" + html_escape(what + ". " + why) + "</li>\n";
     }
     h += "</ul>\n";
   }

@@ -34,7 +34,8 @@ struct ReportInputs {
   std::vector<std::string> overrides;  // --set KEY=VALUE, listed as sources
   std::string scenario_text;           // the file, for the question in its author's words
   std::vector<ReportFigure> figures;   // in the order they appear
-  // Why the serving-cost figure is missing, when it is ("inference is priced at fixed MFUs").
+  // Why the serving-cost figure is missing, when it is ("inference is priced at fixed MFUs"):
+  // under the models' figure, or under "Not shown" when neither is drawn.
   std::string serving_figure_note;
   // The sensitivity analysis (scaleopt sensitivity): the tornado and the elasticities, with a
   // sentence on how they were computed; empty when not computed.

@@ -12,9 +12,11 @@
 #include "example_path.hpp"
 #include "figure_checks.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/html_text.hpp"
 #include "scaleopt/report/process.hpp"
 #include "scaleopt/report/report_html.hpp"
 #include "scaleopt/report/temporary_directory.hpp"
+#include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
 namespace {
@@ -77,6 +79,14 @@ std::string page_text(const std::string& dom) {
   return text;
 }
 
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 struct Report {
   scaleopt::report::TemporaryDirectory directory;
   std::string path = directory.file("report.html");
@@ -92,21 +102,43 @@ TEST_CASE("report: one HTML file, figures inline, nothing fetched", "[report][gn
   CHECK(run.out == "Wrote " + report.path + " (3 figures)\n");
   const std::string html = read_file(report.path);
   CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
-  for (const char* section :
-       {"id=\"question\"", "id=\"answer\"", "id=\"phases\"", "id=\"chinchilla\"", "id=\"serving\"",
-        "id=\"sensitivity\"", "id=\"assumptions\""}) {
+  for (const char* section : {"id=\"question\"", "id=\"answer\"", "id=\"phases\"",
+                              "id=\"chinchilla\"", "id=\"sensitivity\"", "id=\"assumptions\""}) {
     CHECK_THAT(html, Catch::Contains(section));
   }
-  std::size_t figures = 0;
-  for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
-    ++figures;
-  CHECK(figures == 3);  // phases, the iso-loss map, the tornado; serving is priced by MFU here
+  // Serving is priced at fixed MFUs here: no figure of cost against context, so no section for
+  // it, and the assumptions say what was left out.
+  CHECK_THAT(html, !Catch::Contains("id=\"serving\""));
+  CHECK_THAT(html, Catch::Contains("Not shown: serving cost against context; uncertainty."));
+  CHECK_THAT(html, Catch::Contains("<li>Serving cost against context. Inference is priced at "
+                                   "fixed prefill and decode MFUs"));
+  CHECK(occurrences(html, "<svg") ==
+        3);  // phases, the iso-loss map, the tornado; serving is priced by MFU here
   CHECK_THAT(html, !Catch::Contains("id=\"uncertainty\""));  // no [uncertainty] table
   CHECK_THAT(html, !Catch::Contains("<?xml"));
   // Self-contained: no script, no stylesheet or image to fetch.
   for (const char* fetch : {"<script", " src=", "<link", "@import", "url(http", "href=\"http"}) {
     CHECK_THAT(html, !Catch::Contains(fetch));
   }
+  // The inputs table is folded; its long sources are listed once and cited by number. The
+  // H100's datasheet is the source of both chips and of each h100-sxm.* input.
+  CHECK_THAT(html, Catch::Contains("<details>\n<summary>Every numeric input ("));
+  const std::string datasheet = scaleopt::report::html_escape(
+      scaleopt::find_hardware(scaleopt::builtin_hardware(), "h100-sxm").source);
+  REQUIRE(datasheet.size() > 60);
+  CHECK(occurrences(html, datasheet) == 1);
+  CHECK_THAT(html, Catch::Contains("<ol class=\"sources\">\n<li>"));
+  CHECK(occurrences(html, "source 1 below") >= 2);  // the law: its row and each law.* input
+  // The price note says "assumption" once, not "assumed price: assumption: ...".
+  CHECK_THAT(html, !Catch::Contains("assumption: assumption"));
+  CHECK_THAT(html, !Catch::Contains("assumed price: assumption"));
+  // The Chinchilla-style bar's RL is the plan's rollout tokens: the note beside the bar, one
+  // line of SVG text each. The heuristic spends on RL what inference costs, and a rollout token
+  // costs what a served one does (2N FLOPs at the same 0.1333 MFU: rl.trained_fraction = 0, no
+  // extra passes), so it rolls out as many tokens as are served: 50M/s for 2 months (60.875
+  // days) = 50e6 * 60.875 * 86400 = 2.63e14, and the optimum keeps the heuristic's.
+  CHECK_THAT(html, Catch::Contains("<text>RL held at</text>"));
+  CHECK_THAT(html, Catch::Contains("<text>the plan's 263T</text>"));
   // Each figure's ids are its own: two figures, no id twice.
   std::set<std::string> ids;
   const std::regex id_pattern("id=['\"]([^'\"]+)['\"]");
@@ -206,8 +238,9 @@ TEST_CASE("report: every input says where it comes from", "[report]") {
              Catch::StartsWith("law epoch2024: Besiroglu et al. 2024"));
   CHECK_THAT(input_source(scenario, "hardware.h100-sxm.hbm_bandwidth", overrides),
              Catch::Contains("H100"));
+  // The catalog's note, "assumption: the default for H100-class chips ...", said once.
   CHECK_THAT(input_source(scenario, "hardware.h100-sxm.usd_per_hour", overrides),
-             Catch::StartsWith("assumed price"));
+             Catch::StartsWith("price (an assumption): the default for H100-class chips"));
   CHECK(input_source(scenario, "rl.extra_forward_passes", overrides) == "default");
   CHECK_THAT(input_source(scenario, "problem.min_params", overrides),
              Catch::StartsWith("default (assumed)"));
