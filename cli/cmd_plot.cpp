@@ -81,7 +81,7 @@ std::vector<plots::SweepMark> sweep_marks(const std::vector<std::string>& texts)
 }
 
 // Draws the figure, or writes its script and data with --script; none of `inputs` (the files
-// read) is written.
+// read) is written. The figure's notes (what it leaves out) follow.
 int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
            plots::FigureFormat format, const std::vector<ReadFile>& inputs, std::ostream& out) {
   if (!args.script.empty()) {
@@ -89,11 +89,12 @@ int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
     const auto written = write_figure_script(figure, args.script, output, format, inputs);
     out << "Wrote " << written.front() << " and " << written.size() - 1 << " data files; "
         << "'gnuplot " << figure.name << ".gp' in " << args.script << " draws " << output << "\n";
-    return kExitOk;
+  } else {
+    const std::string said = draw_figure(figure, args.out, inputs);
+    out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
+    if (!said.empty()) out << "gnuplot said: " << said;
   }
-  const std::string said = draw_figure(figure, args.out, inputs);
-  out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
-  if (!said.empty()) out << "gnuplot said: " << said;
+  for (const std::string& note : figure.notes) out << "Note: " << note << "\n";
   return kExitOk;
 }
 
@@ -216,9 +217,11 @@ std::string kind_help(PlotKind kind) {
     case PlotKind::sweep:
       return "plot sweep: one column of a sweep file (--y, default params) against a varied\n"
              "input (--x, default the first), one line per value of another (--series,\n"
-             "default the second, or none), the lowest value labelled. Reads the CSV of\n"
-             "'scaleopt sweep --out'; no --set. --mark X,Y,LABEL (repeatable) draws a point\n"
-             "of your own beside the lines, e.g. a published claim to compare against.\n"
+             "default the second, or none), the lowest value labelled when it is an interior\n"
+             "minimum (a curve that only falls or rises has none: the key and the output say\n"
+             "so). Reads the CSV of 'scaleopt sweep --out'; no --set. --mark X,Y,LABEL\n"
+             "(repeatable) draws a point of your own beside the lines, e.g. a published claim\n"
+             "to compare against.\n"
              "Examples (the sweep first):\n"
              "  scaleopt sweep examples/sardana_cost.toml --vary "
              "inference.requests=1e8..1e12:log:20 "
