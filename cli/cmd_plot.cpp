@@ -98,7 +98,7 @@ int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
   return kExitOk;
 }
 
-int run_plot(const PlotArgs& args, std::ostream& out) {
+int run_plot(const PlotArgs& args, std::ostream& out, std::ostream& notes) {
   const PlotKind kind = parse_plot_kind(args.kind);
   const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
   if (args.sweep_options && kind != PlotKind::sweep) {
@@ -125,6 +125,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     check_output(args.out, "--out", {{args.scenario, "the scenario file"}});
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   const std::vector<ReadFile> inputs = scenario_inputs(scenario);
   if (args.script.empty()) check_output(args.out, "--out", inputs);
   if (kind == PlotKind::cost_vs_context) {
@@ -389,8 +390,9 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
       "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"
       "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_plot(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) { return run_plot(*args, out, notes); };
+  });
 }
 
 }  // namespace scaleopt::cli
