@@ -22,12 +22,12 @@ void add_scenario_arguments(
 // scenario's [law]; --set law.* applies on top of it.
 void add_law_file_option(CLI::App& command, std::string& law_file);
 
-// The files `scenario` was read from, which no output may overwrite: the scenario file (under
-// `role`) and its law's file when the law came from one.
 // The scenario's warnings (keys its problem ignores) on `notes`, which reaches stderr at once,
 // one line each: "scaleopt: warning: problem.target_loss is ignored by max-quality".
 void print_scenario_warnings(const Scenario& scenario, std::ostream& notes);
 
+// The files `scenario` was read from, which no output may overwrite: the scenario file (under
+// `role`) and its law's file when the law came from one.
 std::vector<ReadFile> scenario_inputs(const Scenario& scenario,
                                       const std::string& role = "the scenario file");
 

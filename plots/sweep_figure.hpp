@@ -3,9 +3,9 @@
 // value of a second varied input (the series). Axes turn logarithmic when every value is
 // positive and they span at least 30x (a sweep over a log grid). The lowest y is marked and
 // labelled when it is an interior minimum (lower than the points on both sides of it on its
-// line); when it is the end of a line, the curve only falls (or rises) towards it and the
-// lowest value is an end of the range, not an optimum: nothing is marked, and the key and the
-// figure's notes say so. Points the reader brings (a published claim) are marked too.
+// line); at the first or last point of its line it is an end of the swept range, not an
+// optimum (a curve that only falls, say): nothing is marked, and the key and the figure's
+// notes say so. Points the reader brings (a published claim) are marked too.
 
 #include <array>
 #include <functional>
