@@ -22,8 +22,9 @@ void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads) {
   add_solver_flags(command, args.solver);
 }
 
-Scenario load_analysis_scenario(const AnalysisArgs& args) {
+Scenario load_analysis_scenario(const AnalysisArgs& args, std::ostream& notes) {
   Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   try {
     (void)scenario_setup(scenario);
   } catch (const InputError& e) {

@@ -29,7 +29,8 @@ struct AnalysisArgs {
 void add_analysis_flags(CLI::App& command, AnalysisArgs& args, bool threads);
 
 // The scenario of `args`, which must have a [law] and a [problem] (InputError otherwise).
-Scenario load_analysis_scenario(const AnalysisArgs& args);
+// Its warnings go to `notes` (print_scenario_warnings).
+Scenario load_analysis_scenario(const AnalysisArgs& args, std::ostream& notes);
 
 // --inputs and --exclude of sensitivity and plot tornado (names or globs, comma-separated or
 // repeated); returns the two options.

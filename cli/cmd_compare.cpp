@@ -22,9 +22,11 @@ struct CompareArgs {
   bool json = false;
 };
 
-int run_compare(const CompareArgs& args, std::ostream& out) {
+int run_compare(const CompareArgs& args, std::ostream& out, std::ostream& notes) {
   const Scenario a = load_scenario(args.a, args.overrides, {args.law_file});
   const Scenario b = load_scenario(args.b, args.overrides, {args.law_file});
+  print_scenario_warnings(a, notes);
+  print_scenario_warnings(b, notes);
   const QuestionSolution sa = solve_scenario(a, args.solver);
   const QuestionSolution sb = solve_scenario(b, args.solver);
   const ComparedAnswer ca{&a, &sa}, cb{&b, &sb};
@@ -68,8 +70,11 @@ void add_compare_command(CLI::App& app, Action& chosen) {
       "  scaleopt compare examples/sardana_compute.toml examples/sardana_cost.toml --json\n"
       "  scaleopt compare examples/frontier_100x.toml examples/frontier_derived.toml \\\n"
       "      --set inference.rate=100M/s\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_compare(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) {
+      return run_compare(*args, out, notes);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

@@ -27,7 +27,7 @@ struct CostArgs {
   bool keys = false;
 };
 
-int run_cost(const CostArgs& args, std::ostream& out) {
+int run_cost(const CostArgs& args, std::ostream& out, std::ostream& notes) {
   if (args.keys) {
     if (!args.scenario.empty() || args.json || !args.overrides.empty() || !args.law_file.empty()) {
       // --keys prints the same table whatever else is given: the rest would be ignored.
@@ -42,6 +42,7 @@ int run_cost(const CostArgs& args, std::ostream& out) {
     throw InputError("cost: give a scenario file, e.g. scaleopt cost examples/frontier.toml");
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   PhaseCosts cost;
   try {
     cost = phase_costs(scenario);
@@ -88,8 +89,9 @@ void add_cost_command(CLI::App& app, Action& chosen) {
       "  scaleopt cost examples/frontier.toml --set inference.rate=100M/s --set "
       "inference.hardware=h100-sxm\n"
       "  scaleopt cost --keys\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_cost(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) { return run_cost(*args, out, notes); };
+  });
 }
 
 }  // namespace scaleopt::cli

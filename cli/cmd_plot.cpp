@@ -81,7 +81,7 @@ std::vector<plots::SweepMark> sweep_marks(const std::vector<std::string>& texts)
 }
 
 // Draws the figure, or writes its script and data with --script; none of `inputs` (the files
-// read) is written.
+// read) is written. The figure's notes (what it leaves out) follow.
 int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
            plots::FigureFormat format, const std::vector<ReadFile>& inputs, std::ostream& out) {
   if (!args.script.empty()) {
@@ -89,15 +89,16 @@ int finish(const PlotArgs& args, const plots::Figure& figure, PlotKind kind,
     const auto written = write_figure_script(figure, args.script, output, format, inputs);
     out << "Wrote " << written.front() << " and " << written.size() - 1 << " data files; "
         << "'gnuplot " << figure.name << ".gp' in " << args.script << " draws " << output << "\n";
-    return kExitOk;
+  } else {
+    const std::string said = draw_figure(figure, args.out, inputs);
+    out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
+    if (!said.empty()) out << "gnuplot said: " << said;
   }
-  const std::string said = draw_figure(figure, args.out, inputs);
-  out << "Wrote " << args.out << " (" << to_string(kind) << ")\n";
-  if (!said.empty()) out << "gnuplot said: " << said;
+  for (const std::string& note : figure.notes) out << "Note: " << note << "\n";
   return kExitOk;
 }
 
-int run_plot(const PlotArgs& args, std::ostream& out) {
+int run_plot(const PlotArgs& args, std::ostream& out, std::ostream& notes) {
   const PlotKind kind = parse_plot_kind(args.kind);
   const plots::FigureFormat format = plots::figure_format_of(args.out, "--out");
   if (args.sweep_options && kind != PlotKind::sweep) {
@@ -124,6 +125,7 @@ int run_plot(const PlotArgs& args, std::ostream& out) {
     check_output(args.out, "--out", {{args.scenario, "the scenario file"}});
   }
   const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   const std::vector<ReadFile> inputs = scenario_inputs(scenario);
   if (args.script.empty()) check_output(args.out, "--out", inputs);
   if (kind == PlotKind::cost_vs_context) {
@@ -216,9 +218,11 @@ std::string kind_help(PlotKind kind) {
     case PlotKind::sweep:
       return "plot sweep: one column of a sweep file (--y, default params) against a varied\n"
              "input (--x, default the first), one line per value of another (--series,\n"
-             "default the second, or none), the lowest value labelled. Reads the CSV of\n"
-             "'scaleopt sweep --out'; no --set. --mark X,Y,LABEL (repeatable) draws a point\n"
-             "of your own beside the lines, e.g. a published claim to compare against.\n"
+             "default the second, or none), the lowest value labelled when it is an interior\n"
+             "minimum (a curve that only falls or rises has none: the key and the output say\n"
+             "so). Reads the CSV of 'scaleopt sweep --out'; no --set. --mark X,Y,LABEL\n"
+             "(repeatable) draws a point of your own beside the lines, e.g. a published claim\n"
+             "to compare against.\n"
              "Examples (the sweep first):\n"
              "  scaleopt sweep examples/sardana_cost.toml --vary "
              "inference.requests=1e8..1e12:log:20 "
@@ -386,8 +390,9 @@ void add_plot_command(CLI::App& app, Action& chosen) {
       "  scaleopt plot sweep sweep.csv --y pretrain_tokens --out sweep.png\n"
       "  scaleopt plot tornado examples/sardana_cost.toml --rank-by cost_total --out t.svg\n"
       "  scaleopt plot uncertainty examples/frontier_uncertain.toml --out mc.png\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_plot(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) { return run_plot(*args, out, notes); };
+  });
 }
 
 }  // namespace scaleopt::cli

@@ -103,7 +103,7 @@ void add_analyses(ReportInputs& inputs, const Scenario& scenario, const ReportAr
       {quantiles_table("Quantiles over the converged samples", report.quantiles), distributions});
 }
 
-int run_report(const ReportArgs& args, std::ostream& out) {
+int run_report(const ReportArgs& args, std::ostream& out, std::ostream& notes) {
   if (!args.out.ends_with(".html") && !args.out.ends_with(".htm")) {
     throw InputError("--out: expected FILE.html, got '" + args.out + "'");
   }
@@ -111,6 +111,7 @@ int run_report(const ReportArgs& args, std::ostream& out) {
   const std::string scenario_text = read_input_file(args.scenario, kTomlInput);
   const Scenario scenario =
       load_scenario_text(scenario_text, args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   const std::vector<ReadFile> read_files = scenario_inputs(scenario);
   check_output(args.out, "--out", read_files);
   const QuestionSolution solution = solve_scenario(scenario, args.solver);
@@ -191,8 +192,11 @@ void add_report_command(CLI::App& app, Action& chosen) {
       "  scaleopt report examples/budget_plan.toml --out budget.html --set "
       "problem.budget_usd=1B\n"
       "  scaleopt report examples/sardana_cost.toml --law-file fitted.toml --out fitted.html\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_report(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) {
+      return run_report(*args, out, notes);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

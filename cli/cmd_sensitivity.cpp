@@ -23,7 +23,7 @@ struct SensitivityArgs {
   std::vector<std::string> inputs, exclude;
 };
 
-int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
+int run_sensitivity(const SensitivityArgs& args, std::ostream& out, std::ostream& notes) {
   SensitivityAnalysisOptions options;
   options.tornado_fraction = parse_flag("--tornado", args.tornado, Unit::number);
   options.rank_by = parse_elasticity_output(args.rank_by, "--rank-by");
@@ -33,7 +33,7 @@ int run_sensitivity(const SensitivityArgs& args, std::ostream& out) {
   options.inputs = args.inputs;
   options.exclude = args.exclude;
   options.validate();
-  const Scenario scenario = load_analysis_scenario(args.common);
+  const Scenario scenario = load_analysis_scenario(args.common, notes);
   const SensitivityResult result = analyse_sensitivity(scenario, options);
   if (result.status != Status::converged) {
     out << "STATUS: " << to_string(result.status) << ": " << result.message << "\n"
@@ -84,9 +84,9 @@ void add_sensitivity_command(CLI::App& app, Action& chosen) {
       "  scaleopt sensitivity examples/frontier_100x.toml --tornado 50% --rank-by cost_total\n"
       "  scaleopt sensitivity examples/sardana_cost.toml --law-file fitted.toml\n");
   command->callback([args, &chosen] {
-    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+    chosen = [args](std::ostream& out, std::ostream& notes, const RunContext& context) {
       args->common.solver.stop = context.stop;
-      return run_sensitivity(*args, out);
+      return run_sensitivity(*args, out, notes);
     };
   });
 }

@@ -30,7 +30,7 @@ struct SolveArgs {
   bool fields = false;
 };
 
-int run_solve(const SolveArgs& args, std::ostream& out) {
+int run_solve(const SolveArgs& args, std::ostream& out, std::ostream& notes) {
   if (args.fields) {
     // The table is the same whatever else is given: the rest would be ignored.
     if (!args.scenario.empty() || !args.overrides.empty() || args.json) {
@@ -44,6 +44,7 @@ int run_solve(const SolveArgs& args, std::ostream& out) {
   if (args.scenario.empty())
     throw InputError("scenario: required (a scenario file, SCENARIO.toml)");
   const Scenario scenario = load_scenario(args.scenario, args.overrides, {args.law_file});
+  print_scenario_warnings(scenario, notes);
   const QuestionSolution solution =
       solve_scenario(scenario, args.solver, parse_method(args.method));
   if (args.json) {
@@ -85,8 +86,11 @@ void add_solve_command(CLI::App& app, Action& chosen) {
       "  scaleopt solve examples/frontier_100x.toml --set inference.rate=100M/s\n"
       "  scaleopt solve examples/sardana_cost.toml --law-file fitted.toml\n"
       "  scaleopt solve --fields             # what each key of --json means\n");
-  command->callback(
-      [args, &chosen] { chosen = [args](std::ostream& out) { return run_solve(*args, out); }; });
+  command->callback([args, &chosen] {
+    chosen = [args](std::ostream& out, std::ostream& notes) {
+      return run_solve(*args, out, notes);
+    };
+  });
 }
 
 }  // namespace scaleopt::cli

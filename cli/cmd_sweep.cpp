@@ -149,7 +149,7 @@ int run_sweep(const SweepArgs& args, std::ostream& out, std::ostream& notes) {
   options.threads = parse_threads_flag("--threads", args.common.threads);
   options.solver = args.common.solver;
   options.method = parse_method(args.common.method);
-  const Scenario scenario = load_analysis_scenario(args.common);
+  const Scenario scenario = load_analysis_scenario(args.common, notes);
   const SweepGrid grid(parse_axes(scenario, args.vary));
   check_first_point(scenario, grid);
   const SweepRunner runner(scenario, grid, options);

@@ -27,7 +27,7 @@ struct UncertaintyArgs {
   std::string out;
 };
 
-int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
+int run_uncertainty(const UncertaintyArgs& args, std::ostream& out, std::ostream& notes) {
   MonteCarloOptions options;
   options.samples = static_cast<std::size_t>(args.samples);
   options.seed = parse_seed_flag("--seed", args.seed);
@@ -35,7 +35,7 @@ int run_uncertainty(const UncertaintyArgs& args, std::ostream& out) {
   options.solver = args.common.solver;
   options.method = parse_method(args.common.method);
   options.keep_rows = !args.out.empty();
-  const Scenario scenario = load_analysis_scenario(args.common);
+  const Scenario scenario = load_analysis_scenario(args.common, notes);
   const std::vector<ReadFile> inputs = scenario_inputs(scenario);
   if (options.keep_rows) check_output(args.out, "--out", inputs);
   const MonteCarloReport report = run_monte_carlo(scenario, options);
@@ -93,9 +93,9 @@ void add_uncertainty_command(CLI::App& app, Action& chosen) {
       "  scaleopt uncertainty examples/frontier_uncertain.toml --json --out samples.csv\n"
       "  scaleopt uncertainty examples/frontier_uncertain.toml --law-file fitted.toml\n");
   command->callback([args, &chosen] {
-    chosen = [args](std::ostream& out, std::ostream&, const RunContext& context) {
+    chosen = [args](std::ostream& out, std::ostream& notes, const RunContext& context) {
       args->common.solver.stop = context.stop;
-      return run_uncertainty(*args, out);
+      return run_uncertainty(*args, out, notes);
     };
   });
 }

@@ -14,6 +14,12 @@ void add_scenario_arguments(CLI::App& command, std::string& scenario,
   add_law_file_option(command, law_file);
 }
 
+void print_scenario_warnings(const Scenario& scenario, std::ostream& notes) {
+  for (const std::string& warning : scenario.warnings) {
+    notes << "scaleopt: warning: " << warning << "\n";
+  }
+}
+
 void add_law_file_option(CLI::App& command, std::string& law_file) {
   command
       .add_option("--law-file", law_file,

@@ -3,6 +3,7 @@
 // scenario take them.
 
 #include <CLI/CLI.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ void add_scenario_arguments(
 // --law-file FILE: the [law] table of FILE (e.g. from 'scaleopt fit --emit-law') replaces the
 // scenario's [law]; --set law.* applies on top of it.
 void add_law_file_option(CLI::App& command, std::string& law_file);
+
+// The scenario's warnings (keys its problem ignores) on `notes`, which reaches stderr at once,
+// one line each: "scaleopt: warning: problem.target_loss is ignored by max-quality".
+void print_scenario_warnings(const Scenario& scenario, std::ostream& notes);
 
 // The files `scenario` was read from, which no output may overwrite: the scenario file (under
 // `role`) and its law's file when the law came from one.

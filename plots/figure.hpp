@@ -25,6 +25,9 @@ struct Figure {
   int height = 700;
   std::string commands;  // everything after the terminal and output lines
   std::vector<DataFile> data;
+  // What the command prints beside the figure: what the figure leaves out and why ("params
+  // falls over the whole range ...: no interior minimum").
+  std::vector<std::string> notes;
 };
 
 // The terminal's font size in points: SVG (as the report shows figures) and PNG.

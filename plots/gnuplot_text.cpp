@@ -204,9 +204,16 @@ std::string DataTable::file() const {
   return header + "\n" + text;
 }
 
+std::string count_text(double value, int significant) {
+  return std::fabs(value) >= 1e15 ? format_scientific(value, significant)
+                                  : format_quantity(value, Unit::count, significant);
+}
+
 std::string log_tics(std::string_view axis, double low, double high, Unit unit, int significant) {
-  return log_tics(axis, low, high,
-                  [&](double value) { return format_quantity(value, unit, significant); });
+  return log_tics(axis, low, high, [&](double value) {
+    return unit == Unit::count ? count_text(value, significant)
+                               : format_quantity(value, unit, significant);
+  });
 }
 
 std::string log_tics(std::string_view axis, double low, double high,

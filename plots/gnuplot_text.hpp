@@ -72,10 +72,15 @@ struct DataTable {
   std::string file() const;
 };
 
+// A count (tokens, parameters, requests) as figures print it: format_quantity's suffixes up to
+// T (24.2B, 100T), then the exponent form (1e15, 3.2e16), as the answers print token counts
+// beside their suffix form: a "P" on an axis of tokens reads as a typo.
+std::string count_text(double value, int significant = 3);
+
 // "set xtics (...)" on a log axis from `low` to `high` (> 0): a labelled tic at every power of
 // ten (every second or third one when there are many), labelled by format_quantity in `unit`
-// (or by `label`), and unlabelled minor tics at 2..9 times each power. `axis` is "x", "y",
-// "x2" or "y2".
+// (count_text for counts) (or by `label`), and unlabelled minor tics at 2..9 times each power.
+// `axis` is "x", "y", "x2" or "y2".
 std::string log_tics(std::string_view axis, double low, double high, Unit unit,
                      int significant = 3);
 std::string log_tics(std::string_view axis, double low, double high,

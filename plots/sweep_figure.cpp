@@ -94,18 +94,66 @@ std::vector<SweepLine> sweep_lines(const std::vector<std::array<double, 3>>& row
   return lines;
 }
 
+SweepLowest sweep_lowest(const std::vector<SweepLine>& lines) {
+  SweepLowest lowest;
+  double low = INFINITY;
+  bool found = false;
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    for (std::size_t p = 0; p < lines[l].points.size(); ++p) {
+      if (!found || lines[l].points[p].second < low) {
+        low = lines[l].points[p].second;
+        lowest.line = l;
+        lowest.point = p;
+        found = true;
+      }
+    }
+  }
+  if (!found) throw InputError("sweep: no row to draw");
+  const auto& points = lines[lowest.line].points;
+  const std::size_t p = lowest.point;
+  lowest.interior =
+      p > 0 && p + 1 < points.size() && points[p - 1].second > low && points[p + 1].second > low;
+  return lowest;
+}
+
+std::string no_minimum_note(const std::vector<SweepLine>& lines, const SweepText& text) {
+  const SweepLowest lowest = sweep_lowest(lines);
+  if (lowest.interior) return "";
+  bool all_fall = true, all_rise = true, level = false;  // level: a step without change
+  std::size_t most_points = 0;
+  for (const SweepLine& line : lines) {
+    most_points = std::max(most_points, line.points.size());
+    for (std::size_t i = 1; i < line.points.size(); ++i) {
+      if (line.points[i].second > line.points[i - 1].second) all_fall = false;
+      if (line.points[i].second < line.points[i - 1].second) all_rise = false;
+      if (line.points[i].second == line.points[i - 1].second) level = true;
+    }
+  }
+  const std::string& y = text.y.name;
+  const std::string range = " over the whole range of " + text.x.name +
+                            (lines.size() > 1 && !text.series.name.empty() ? " on every line" : "");
+  const std::string why = ": no interior minimum";
+  if (most_points < 3) return "fewer than 3 points along " + text.x.name + why;
+  if (all_fall && all_rise) return y + " is constant" + range + why;
+  if (all_fall) return y + (level ? " never rises" : " falls") + range + why;
+  if (all_rise) return y + (level ? " never falls" : " rises") + range + why;
+  const double x = lines[lowest.line].points[lowest.point].first;
+  return "lowest " + y + " at an end of the range of " + text.x.name + " (" + text.x.name + " = " +
+         text.x.format(x) + ")" + why;
+}
+
 Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) {
   Range xs, ys;
-  std::pair<double, double> lowest{NAN, INFINITY};
-  double lowest_series = NAN;
   for (const SweepLine& line : lines) {
     for (const auto& [x, y] : line.points) {
       xs.add(x);
       ys.add(y);
-      if (y < lowest.second) lowest = {x, y}, lowest_series = line.series;
     }
   }
   if (xs.values.empty()) throw InputError("sweep: no row to draw");
+  const SweepLowest where = sweep_lowest(lines);
+  const std::pair<double, double> lowest = lines[where.line].points[where.point];
+  const double lowest_series = lines[where.line].series;
   for (const SweepMark& mark : text.marks) {
     if (!std::isfinite(mark.x) || !std::isfinite(mark.y)) {
       throw InputError("marks: the point needs finite x and y");
@@ -139,11 +187,15 @@ Figure sweep_figure(const std::vector<SweepLine>& lines, const SweepText& text) 
   c += "set tics out nomirror\n";
   c += "set border 3\n";
   c += "set grid xtics ytics lc rgb '#ececec'\n";
-  c += "set key outside below horizontal title " +
-       gnuplot_string(one_line ? "" : text.series.name) + "\n";
+  // Without an interior minimum the key says why nothing is marked.
+  const std::string note = text.mark_lowest ? no_minimum_note(lines, text) : "";
+  if (!note.empty()) figure.notes.push_back(note);
+  std::string key_title = one_line ? "" : text.series.name;
+  if (!note.empty()) key_title += (key_title.empty() ? "" : "\n") + note;
+  c += "set key outside below horizontal title " + gnuplot_string(key_title) + "\n";
   c += "set style textbox opaque fc rgb 'white' noborder margins 1,1\n";
   c += mark_commands(text.marks, xs);
-  if (!text.mark_lowest) {
+  if (!text.mark_lowest || !where.interior) {
     c += plot_command(clauses);
     return figure;
   }

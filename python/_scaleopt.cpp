@@ -406,6 +406,7 @@ PYBIND11_MODULE(_scaleopt, m) {
                        "A scenario file loaded once, with its overrides: pass it to solve, "
                        "sweep and the analyses to skip reading the file again.")
       .def_property_readonly("file", [](const Scenario& s) { return s.file; })
+      .def_property_readonly("warnings", [](const Scenario& s) { return s.warnings; })
       .def("__repr__", [](const Scenario& s) { return "<scaleopt.Scenario " + s.file + ">"; });
 
   py::class_<ScenarioDocument>(m, "ScenarioDocument",

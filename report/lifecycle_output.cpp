@@ -371,7 +371,8 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   json["assumptions"] = scenario.assumptions;
   const DecodeConsistency decode = decode_consistency(scenario, s);
   if (decode.decode_mfu_implied) json["decode_mfu_implied"] = number(*decode.decode_mfu_implied);
-  std::vector<std::string> warnings = decode.warnings;
+  std::vector<std::string> warnings = scenario.warnings;
+  warnings.insert(warnings.end(), decode.warnings.begin(), decode.warnings.end());
   warnings.insert(warnings.end(), decode.notes.begin(), decode.notes.end());
   if (!warnings.empty()) json["warnings"] = warnings;
   return json_document(json);

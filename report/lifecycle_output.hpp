@@ -23,8 +23,9 @@ namespace scaleopt::report {
 // With [rl.returns] each answer also has rl_returns {gain, compute_ratio}. When the scenario
 // names an architecture and prices inference (by the roofline, or by fixed MFUs with
 // inference.hardware named): decode_mfu_implied, the decode efficiency the roofline gives at the
-// plan's N (problems/serving/implied_mfu.hpp); and `warnings` when there are any (a typed
-// decode MFU more than 2x from it either way: DecodeConsistency's warnings, then its notes).
+// plan's N (problems/serving/implied_mfu.hpp); and `warnings` when there are any: the
+// scenario's (keys its problem ignores), then a typed decode MFU more than 2x from the implied
+// one either way (DecodeConsistency's warnings, then its notes).
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& solution);
 
 // The roofline's decode efficiency at the plan's N, and what a typed decode MFU more than 2x

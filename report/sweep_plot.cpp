@@ -7,6 +7,7 @@
 #include "scaleopt/analysis/sweep_csv.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/plots/gnuplot_text.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/solver/limits.hpp"
@@ -30,7 +31,9 @@ plots::SweepAxis sweep_axis(const std::string& column) {
   plots::SweepAxis axis;
   axis.name = column;
   auto quantity = [](Unit unit) {
-    return [unit](double v) { return format_quantity(v, unit, 3); };
+    return [unit](double v) {
+      return unit == Unit::count ? plots::count_text(v, 3) : format_quantity(v, unit, 3);
+    };
   };
   // Inputs: their unit and meaning from the key registry (chip fields from the catalog's).
   if (const ScenarioKey* key = find_scenario_key(column); key && key->kind == KeyKind::number) {

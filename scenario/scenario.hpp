@@ -40,6 +40,9 @@ struct Scenario : LifetimeInputs {
   // Defaults the scenario relied on that are assumptions ("training.mfu = 0.4 (assumed)"),
   // printed with every answer. Only keys of tables the file has are listed.
   std::vector<std::string> assumptions;
+  // What the file gives that has no effect, one line each ("problem.target_loss is ignored by
+  // max-quality"): the library prints nothing, the command line and Python show these.
+  std::vector<std::string> warnings;
   // The registry keys the file (or --set) gave a value, in reading order ("training.mfu"), for
   // reports that say where each input came from.
   std::vector<std::string> keys_given;

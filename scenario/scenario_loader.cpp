@@ -346,6 +346,14 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   } catch (const InputError& e) {
     throw InputError(file + ": " + e.what());  // e names the field
   }
+  if (scenario.problem_given) {
+    for (const std::string& key : scenario.keys_given) {
+      if (key.starts_with("problem.") && !problem_key_read(scenario.problem.kind, key)) {
+        scenario.warnings.push_back(key + " is ignored by " +
+                                    std::string(to_string(scenario.problem.kind)));
+      }
+    }
+  }
   if (const toml::node* uncertainty = document.table.get("uncertainty")) {
     scenario.uncertainty =
         read_uncertainty_table(file, read_table(file, *uncertainty, "uncertainty"), scenario);

@@ -28,6 +28,16 @@ inline std::vector<std::string> with(std::vector<std::string> args,
   return args;
 }
 
+// `run` without the warnings stderr starts with ("scaleopt: warning: KEY is ignored by ..."),
+// which come before an error when the scenario has them.
+inline CliRun without_warnings(CliRun run) {
+  while (run.err.starts_with("scaleopt: warning: ")) {
+    const std::size_t end = run.err.find('\n');
+    run.err.erase(0, end == std::string::npos ? run.err.size() : end + 1);
+  }
+  return run;
+}
+
 // Bad input: exit 2, nothing on stdout, exactly one line on stderr.
 inline bool is_one_line_error(const CliRun& run) {
   return run.status == 2 && run.out.empty() && !run.err.empty() &&

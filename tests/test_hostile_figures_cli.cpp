@@ -242,9 +242,10 @@ TEST_CASE("plot sweep: hostile column and file names are shown as written and ne
   int point = 0;
   for (const double s : {1.0, 2.0}) {
     for (const double v : {1.0, 10.0, 100.0}) {
+      // y dips at the middle point of each line (0.5 s), so that its lowest is labelled.
       rows += std::to_string(point++) + ",6," + std::to_string(v) + "," + std::to_string(s) +
-              ",1e9,2," + std::to_string(0.1 * s + 0.001 * v) + "," + std::to_string(v * s) +
-              ",converged\n";
+              ",1e9,2," + std::to_string(0.1 * s + 0.001 * v) + "," +
+              std::to_string(v == 10.0 ? 0.5 * s : v * s) + ",converged\n";
     }
   }
   write_text(csv, rows);
@@ -252,6 +253,10 @@ TEST_CASE("plot sweep: hostile column and file names are shown as written and ne
   check_shows(svg, "Sweep: " + y + " of each optimum against " + x + ", one line per " + series);
   check_shows(svg, std::filesystem::path(csv).filename().string() + ": 6 of 6 rows drawn");
   check_shows(svg, "lowest " + y + ": ");
+  // The loss is the same everywhere: no minimum, and the key says so, naming x.
+  check_shows(
+      drawn(sandbox, "sweep", csv, {"--y", "loss"}),
+      "loss is constant over the whole range of " + x + " on every line: no interior minimum");
   // A label of the reader's own (--mark) is text too.
   const std::string marked =
       drawn(sandbox, "sweep", csv, {"--y", y, "--mark", "5,150," + kHostileName});

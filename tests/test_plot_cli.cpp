@@ -300,7 +300,7 @@ TEST_CASE("docs/plots.md shows every kind, with images that exist", "[plot][docs
   CHECK(images >= 3);
 }
 
-TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
+TEST_CASE("plot sweep: lines from a real sweep file, a falling curve left unmarked",
           "[plot][gnuplot][sweep]") {
   const scaleopt::report::TemporaryDirectory directory;
   const std::string csv = directory.file("sweep.csv");
@@ -315,14 +315,14 @@ TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
   REQUIRE(run.status == 0);
   const auto text = svg_text(read_file(svg));
   REQUIRE(text.has_value());
-  // More demand, smaller models (Sardana et al.): the fewest parameters at 1e12 requests, and
-  // at the slowest decode, where serving each parameter costs most. solve says how many.
-  const CliRun solved = run_cli({"solve", example("sardana_cost.toml"), "--json", "--set",
-                                 "inference.requests=1e12", "--set", "inference.decode_mfu=0.1"});
-  REQUIRE(solved.status == 0);
-  const double params = solved.json()["params"].get<double>();
-  CHECK_THAT(*text, Catch::Contains("lowest params: " + format_quantity(params, Unit::count)));
-  CHECK_THAT(*text, Catch::Contains("at inference.requests = 1T, inference.decode_mfu = 0.1"));
+  // More demand, smaller models (Sardana et al.): on every line the parameters fall towards
+  // 1e12 requests, the end of the range, which is no optimum: nothing is marked, and the key
+  // and the output say so.
+  const std::string falls =
+      "params falls over the whole range of inference.requests on every line: no interior "
+      "minimum";
+  CHECK_THAT(*text, Catch::Contains(falls) && !Catch::Contains("lowest params"));
+  CHECK_THAT(run.out, Catch::Contains("Note: " + falls));
   for (const char* legend : {"\n0.1\n", "\n0.2\n", "\n0.3\n", "\n100M\n", "\n1T\n"}) {
     CHECK_THAT(*text, Catch::Contains(legend));
   }
@@ -344,6 +344,60 @@ TEST_CASE("plot sweep: lines from a real sweep file, the lowest value labelled",
   CHECK_THAT(
       run_cli({"plot", "isoloss", example("sardana_cost.toml"), "--y", "loss", "--out", svg}).err,
       Catch::Contains("only for plot sweep"));
+}
+
+TEST_CASE("plot sweep: only an interior minimum is marked; token axes say 1e15, not 1P",
+          "[plot][sweep]") {
+  // A sweep file written by hand, so that every curve's shape is known: along x, params dips
+  // to 20B at 100T (both neighbours higher), pretrain_tokens rises, loss falls, and the cost
+  // rises, then falls to its lowest at the last point.
+  const scaleopt::report::TemporaryDirectory directory;
+  const std::string csv = directory.file("sweep.csv");
+  {
+    std::ofstream file(csv);
+    file << "point,points,inference.tokens,params,pretrain_tokens,loss,cost.total.usd,status\n"
+            "1,5,1e12,5e10,1e13,2.2,3e6,converged\n"
+            "2,5,1e13,3e10,5e13,2.1,5e6,converged\n"
+            "3,5,1e14,2e10,2e14,2.0,4e6,converged\n"
+            "4,5,1e15,2.5e10,6e14,1.95,2e6,converged\n"
+            "5,5,1e16,4e10,1e15,1.9,1e6,converged\n";
+  }
+  const std::string scripts = directory.file("src");
+  const auto plotted = [&](const std::string& y) {
+    const CliRun run =
+        run_cli({"plot", "sweep", csv, "--y", y, "--out", "sweep.svg", "--script", scripts});
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    return std::pair{run.out, read_file(scripts + "/sweep.gp")};
+  };
+  // The dip: circled and labelled, nothing said in the output.
+  const auto [dip_out, dip] = plotted("params");
+  CHECK_THAT(dip, Catch::Contains("'lowest params: 20B'") &&
+                      Catch::Contains("'at inference.tokens = 100T'") &&
+                      Catch::Contains("set arrow 1"));
+  CHECK_THAT(dip_out, !Catch::Contains("Note:"));
+  // Rising tokens: the lowest is the first point, an end of the range: no marker; the key and
+  // the output say why.
+  const std::string rises =
+      "pretrain_tokens rises over the whole range of inference.tokens: no interior minimum";
+  const auto [rising_out, rising] = plotted("pretrain_tokens");
+  CHECK_THAT(rising, !Catch::Contains("lowest") && !Catch::Contains("set arrow") &&
+                         !Catch::Contains("set label 1 ") && Catch::Contains("'" + rises + "'"));
+  CHECK_THAT(rising_out, Catch::Contains("Note: " + rises + "\n"));
+  // Tokens from 1e13 to 1e15 on y, 1e12 to 1e16 on x: T up to 100T, then the exponent form.
+  CHECK_THAT(rising, Catch::Contains("'10T' 1e+13") && Catch::Contains("'100T' 1e+14") &&
+                         Catch::Contains("'1e15' 1e+15") && Catch::Contains("'1e16' 1e+16"));
+  CHECK_THAT(rising, !Catch::Contains("'1P'") && !Catch::Contains("'10P'"));
+  // Falling loss, and a cost that is not monotone but lowest at the last point (1e16).
+  const auto [falling_out, falling] = plotted("loss");
+  CHECK_THAT(falling_out, Catch::Contains("Note: loss falls over the whole range of "
+                                          "inference.tokens: no interior minimum"));
+  CHECK_THAT(falling, !Catch::Contains("lowest"));
+  const auto [end_out, end] = plotted("cost.total.usd");
+  CHECK_THAT(end_out, Catch::Contains("Note: lowest cost.total.usd at an end of the range of "
+                                      "inference.tokens (inference.tokens = 1e16): no interior "
+                                      "minimum"));
+  CHECK_THAT(end, !Catch::Contains("set arrow"));
 }
 
 TEST_CASE("plot sweep --mark: the reader's points drawn with their labels, the axes widened",

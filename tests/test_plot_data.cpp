@@ -230,7 +230,7 @@ TEST_CASE("gnuplot strings, figure formats and title wrapping", "[plots]") {
   CHECK(wrap_list("aaaa; bbbb; cccc", 11) == "aaaa; bbbb;\ncccc");
   CHECK(wrap_list("aaaa; bbbb; cccc", 10) == "aaaa;\nbbbb; cccc");
   CHECK(wrap_list("short", 10) == "short");
-  const std::string script = gnuplot_script(Figure{"demo", 640, 480, "plot x\n", {}},
+  const std::string script = gnuplot_script(Figure{"demo", 640, 480, "plot x\n", {}, {}},
                                             FigureFormat::png, "o.png", "/data dir");
   CHECK_THAT(script, Catch::Contains("cd '/data dir'\n"));
   CHECK_THAT(script, Catch::Contains("set terminal pngcairo size 640,480 noenhanced"));
@@ -289,6 +289,52 @@ TEST_CASE("sweep lines: one per series value, sorted by x", "[plots]") {
   const auto single = sweep_lines({{{2, 1, NAN}}, {{1, 2, NAN}}});
   REQUIRE(single.size() == 1);
   CHECK(single[0].points.front().first == 1);
+}
+
+TEST_CASE("sweep lowest: interior only when both neighbours on its line are higher", "[plots]") {
+  const auto line = [](std::vector<std::pair<double, double>> points) {
+    return SweepLine{NAN, std::move(points)};
+  };
+  SweepText text;
+  text.x = {"x", "x", [](double v) { return format_scientific(v); }};
+  text.y = {"y", "y", [](double v) { return format_scientific(v); }};
+  // A dip at the middle point.
+  const std::vector<SweepLine> dip{line({{1, 3}, {2, 1}, {3, 2}})};
+  CHECK(sweep_lowest(dip).interior);
+  CHECK(sweep_lowest(dip).point == 1);
+  CHECK(no_minimum_note(dip, text).empty());
+  CHECK(sweep_figure(dip, text).notes.empty());
+  // A plateau reaching the last point: the first lowest point ties its right neighbour.
+  const std::vector<SweepLine> plateau{line({{1, 3}, {2, 1}, {3, 1}})};
+  CHECK_FALSE(sweep_lowest(plateau).interior);
+  CHECK(no_minimum_note(plateau, text) ==
+        "y never rises over the whole range of x: no interior minimum");
+  // The lowest of two lines is the one that counts: here at the end of the second.
+  const std::vector<SweepLine> two{{0.1, {{1, 3}, {2, 2}, {3, 2.5}}},
+                                   {0.2, {{1, 4}, {2, 3}, {3, 1}}}};
+  CHECK(sweep_lowest(two).line == 1);
+  CHECK_FALSE(sweep_lowest(two).interior);
+  CHECK(no_minimum_note(two, text) ==
+        "lowest y at an end of the range of x (x = 3): no interior minimum");
+  CHECK(no_minimum_note({line({{1, 2}, {2, 2}, {3, 2}})}, text) ==
+        "y is constant over the whole range of x: no interior minimum");
+  CHECK(no_minimum_note({line({{1, 2}, {2, 1}})}, text) ==
+        "fewer than 3 points along x: no interior minimum");
+  const Figure figure = sweep_figure(plateau, text);
+  REQUIRE(figure.notes.size() == 1);
+  CHECK_THAT(figure.commands, !Catch::Contains("lowest"));
+  CHECK_THROWS_AS(sweep_lowest({}), InputError);
+}
+
+TEST_CASE("count_text: suffixes up to T, the exponent form from 1e15", "[plots]") {
+  CHECK(count_text(2.42e10) == "24.2B");
+  CHECK(count_text(999e12) == "999T");
+  CHECK(count_text(1e15) == "1e15");
+  CHECK(count_text(3.2e16) == "3.2e16");
+  CHECK(count_text(-1e15) == "-1e15");
+  CHECK_THAT(log_tics("y", 1e13, 1e16, Unit::count), Catch::Contains("'100T' 1e+14") &&
+                                                         Catch::Contains("'1e15' 1e+15") &&
+                                                         !Catch::Contains("P'"));
 }
 
 TEST_CASE("tornado figure: each side a box from the base to its output", "[plots]") {

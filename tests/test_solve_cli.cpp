@@ -3,10 +3,13 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 #include "tolerances.hpp"
 
 namespace {
@@ -241,6 +244,46 @@ TEST_CASE("solve examples/budget_plan.toml spends exactly the budget", "[solve]"
                             Catch::Contains("on 16K chips") && Catch::Contains("serving fleet"));
 }
 
+TEST_CASE("solve: a [problem] key its kind ignores is named in a warning", "[solve]") {
+  // max-quality spends a budget: a target loss has no part in it (ProblemSpec).
+  const CliRun run = solve_json("budget_plan.toml", {"--set", "problem.target_loss=2.0"});
+  REQUIRE(run.status == 0);
+  CHECK(run.err == "scaleopt: warning: problem.target_loss is ignored by max-quality\n");
+  REQUIRE(run.json().contains("warnings"));
+  CHECK(run.json()["warnings"][0] == "problem.target_loss is ignored by max-quality");
+  // The answer is the one without the key.
+  const CliRun clean = solve_json("budget_plan.toml", {});
+  REQUIRE(clean.status == 0);
+  CHECK(clean.err.empty());
+  CHECK_FALSE(clean.json().contains("warnings"));
+  CHECK(run.json()["params"] == clean.json()["params"]);
+  // One line per key, in the order the keys are read.
+  const CliRun two = solve_json("sardana_cost.toml",
+                                {"--set", "problem.budget_usd=$1M", "--set", "problem.params=7B"});
+  REQUIRE(two.status == 0);
+  CHECK(two.err ==
+        "scaleopt: warning: problem.params is ignored by min-lifetime-cost\n"
+        "scaleopt: warning: problem.budget_usd is ignored by min-lifetime-cost\n");
+  // equal-cost reads params and shares, and no target; the other commands warn alike.
+  const CliRun equal =
+      run_cli({"cost", example("frontier_100x.toml"), "--set", "problem.target_loss=2"});
+  REQUIRE(equal.status == 0);
+  CHECK(equal.err == "scaleopt: warning: problem.target_loss is ignored by equal-cost\n");
+}
+
+TEST_CASE("no shipped example gives a [problem] key its kind ignores", "[solve]") {
+  int loaded = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(SCALEOPT_SOURCE_DIR) + "/examples")) {
+    if (entry.path().extension() != ".toml") continue;
+    INFO(entry.path());
+    const scaleopt::Scenario scenario = scaleopt::load_scenario(entry.path().string());
+    CHECK(scenario.warnings.empty());
+    ++loaded;
+  }
+  CHECK(loaded >= 10);
+}
+
 TEST_CASE("roofline-priced lifetime cost: NLopt agrees with the 1-D reduction", "[solve]") {
   // Costs per token depend on N through the roofline (numerical slopes in ln N).
   for (const char* target : {"1.95", "2.0", "2.1"}) {
@@ -259,12 +302,15 @@ TEST_CASE("solve: bad problems get one line and exit status 2", "[solve]") {
   struct Case {
     std::vector<std::string> extra;
     const char* message;
+    const char* warning = "";  // the line before the error
   };
   const Case cases[] = {
       {{"--set", "problem.target_loss=1.5"}, "infeasible: target loss 1.5 is at or below"},
+      // The file's target loss has no part in max-quality: named before the error.
       {{"--set", "problem.kind=max-quality", "--set", "problem.budget_usd=$1K", "--set",
         "problem.min_params=1B"},
-       "cannot serve the inference demand"},
+       "cannot serve the inference demand",
+       "scaleopt: warning: problem.target_loss is ignored by max-quality\n"},
       {{"--set", "problem.kind=equal-cost", "--set", "problem.shares.rl=0.5"},
        "problem.shares must sum to 1"},
       {{"--set", "problem.kind=nonsense"}, "unknown problem 'nonsense'"},
@@ -274,8 +320,10 @@ TEST_CASE("solve: bad problems get one line and exit status 2", "[solve]") {
   for (const Case& c : cases) {
     std::vector<std::string> args{"solve", example("sardana_cost.toml")};
     args.insert(args.end(), c.extra.begin(), c.extra.end());
-    const CliRun run = run_cli(args);
+    CliRun run = run_cli(args);
     INFO(run.err);
+    CHECK_THAT(run.err, Catch::StartsWith(c.warning));
+    run.err.erase(0, std::string_view(c.warning).size());
     CHECK(is_one_line_error(run));
     CHECK_THAT(run.err, Catch::Contains(c.message));
   }

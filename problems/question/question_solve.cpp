@@ -93,6 +93,23 @@ void ProblemSpec::validate() const {
   }
 }
 
+bool problem_key_read(ProblemKind kind, std::string_view key) {
+  if (!key.starts_with("problem.")) return false;
+  key.remove_prefix(8);
+  if (key == "kind" || key == "tokens_per_param" || key == "max_pretrain_tokens") return true;
+  switch (kind) {
+    case ProblemKind::min_lifetime_flops:
+    case ProblemKind::min_lifetime_cost:
+      return key == "target_loss" || key == "target_params";
+    case ProblemKind::equal_cost:
+      return key == "params" || key.starts_with("shares.");
+    case ProblemKind::max_quality:
+      return key == "budget_usd" || key == "budget_gpu_hours" || key == "fleet_chips" ||
+             key == "fleet_duration" || key == "min_params";
+  }
+  return false;
+}
+
 Status QuestionSolution::status() const {
   if (answer.plan.solve.status != Status::converged) return answer.plan.solve.status;
   if (optimum && optimum->plan.solve.status != Status::converged) {

@@ -53,6 +53,12 @@ struct ProblemSpec {
   void validate() const;
 };
 
+// Whether a problem of `kind` reads the scenario key `key` of its [problem] table
+// ("problem.target_loss", "problem.shares.rl"): kind, tokens_per_param and max_pretrain_tokens
+// are read by every kind, the others by the kinds named in ProblemSpec's comments. What a kind
+// does not read has no effect on its answer (the scenario loader warns about it).
+bool problem_key_read(ProblemKind kind, std::string_view key);
+
 // How a plan was found.
 enum class SolvePath : unsigned char {
   closed_form,  // the equal-cost heuristic

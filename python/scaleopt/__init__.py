@@ -17,6 +17,7 @@ import inspect
 import numbers
 import os
 import sys
+import warnings
 from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _scaleopt
@@ -52,13 +53,21 @@ class Scenario:
     """A scenario file loaded once (``load``), with its ``--set`` overrides: solve, sweep and the
     analyses take it in place of a path and skip reading the file again. The file's text is kept:
     ``set=`` given with a loaded scenario edits that text's document in memory, never the file
-    read again."""
+    read again. ``warnings`` lists what the file gives that has no effect ("problem.target_loss
+    is ignored by max-quality"), each also raised as a UserWarning when the file is loaded and
+    in ``solve``'s ``warnings``."""
 
     def __init__(self, path: Union[str, os.PathLike], set: Optional[Mapping[str, Quantity]] = None):
         self.path = _path("path", path)
         self.overrides = _overrides(set)
         self._document = _scaleopt.read_document(self.path)
+        self._loaded_from_document()
+
+    def _loaded_from_document(self) -> None:
         self._native = self._document.load(self.overrides)
+        self.warnings = list(self._native.warnings)
+        for warning in self.warnings:
+            warnings.warn(warning, UserWarning, stacklevel=4)
 
     def __repr__(self) -> str:
         return f"scaleopt.Scenario({self.path!r}, set={self.overrides!r})"
@@ -199,7 +208,7 @@ def _load_with(path: str, overrides: list, document=None) -> Scenario:
     loaded.path = path
     loaded.overrides = overrides
     loaded._document = document if document is not None else _scaleopt.read_document(path)
-    loaded._native = loaded._document.load(overrides)
+    loaded._loaded_from_document()
     return loaded
 
 

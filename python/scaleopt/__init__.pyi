@@ -20,6 +20,7 @@ class NotConverged(RuntimeError):
 class Scenario:
     path: str
     overrides: list[str]
+    warnings: list[str]
     def __init__(
         self, path: Union[str, os.PathLike[str]], set: Optional[Mapping[str, Quantity]] = ...
     ) -> None: ...

@@ -102,6 +102,19 @@ def test_solve_path_and_loaded_scenario():
     assert scaleopt.solve(loaded) == expected  # a loaded scenario is not changed by solving
 
 
+def test_an_ignored_problem_key_is_warned_about_as_on_the_command_line():
+    # max-quality spends a budget: a target loss has no part in it.
+    budget = os.path.join(SOURCE, "examples", "budget_plan.toml")
+    _, err = cli("solve", budget, "--set", "problem.target_loss=2")
+    warning = "problem.target_loss is ignored by max-quality"
+    assert err == f"scaleopt: warning: {warning}\n"
+    with pytest.warns(UserWarning, match=f"^{warning}$"):
+        loaded = scaleopt.load(budget, set={"problem.target_loss": 2})
+    assert loaded.warnings == [warning]
+    assert scaleopt.solve(loaded)["warnings"] == [warning]
+    assert scaleopt.load(SARDANA).warnings == []
+
+
 def test_solve_method_matches_the_command_line():
     # The fast path and NLopt, each as the command line gives it: the same JSON to the last
     # digit (both fronts run the same library call), and the two methods agree with each other
