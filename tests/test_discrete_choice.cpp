@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "sardana_cost_example.hpp"
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
-#include "sardana_cost_example.hpp"
 #include "tolerances.hpp"
 
 using namespace scaleopt;

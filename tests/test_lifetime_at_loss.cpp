@@ -4,12 +4,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "sardana_cost_example.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/solver/high_precision.hpp"
-#include "sardana_cost_example.hpp"
 #include "tolerances.hpp"
 
 using namespace scaleopt;
