@@ -38,11 +38,10 @@ void append_unsolved_cells(std::string& out, const AnswerLayout& layout, Status 
 template <class Number, class StatusCell, class AlgorithmCell>
 void visit_answer_cells(const AnswerSummary& a, const AnswerLayout& layout, Number&& number,
                         StatusCell&& status, AlgorithmCell&& algorithm) {
-  for (const AnswerField& field : answer_fields()) {
-    if (!field.in_csv() || !layout.has(field.presence)) continue;
-    switch (field.kind) {
+  for (const AnswerField* field : csv_fields(layout)) {
+    switch (field->kind) {
       case AnswerFieldKind::number:
-        number(field.number(a, layout));
+        number(field->number(a, layout));
         break;
       case AnswerFieldKind::status:
         status(a.status);

@@ -223,6 +223,42 @@ std::span<const AnswerField> answer_fields() {
   return kAnswerFields;
 }
 
+namespace {
+
+// The fields of a CSV row for each combination of the optional groups, made at compile time.
+template <bool RlReturns, bool DataLimit>
+constexpr bool in_row(const AnswerField& field) {
+  const AnswerLayout layout{ProblemKind::min_lifetime_cost, RlReturns, DataLimit};
+  return field.in_csv() && layout.has(field.presence);
+}
+template <bool RlReturns, bool DataLimit>
+constexpr std::size_t row_field_count() {
+  std::size_t count = 0;
+  for (const AnswerField& field : kAnswerFields) count += in_row<RlReturns, DataLimit>(field);
+  return count;
+}
+template <bool RlReturns, bool DataLimit>
+constexpr auto row_fields() {
+  std::array<const AnswerField*, row_field_count<RlReturns, DataLimit>()> fields{};
+  std::size_t next = 0;
+  for (const AnswerField& field : kAnswerFields) {
+    if (in_row<RlReturns, DataLimit>(field)) fields[next++] = &field;
+  }
+  return fields;
+}
+constexpr auto kRowFields = row_fields<false, false>();
+constexpr auto kRowFieldsRl = row_fields<true, false>();
+constexpr auto kRowFieldsData = row_fields<false, true>();
+constexpr auto kRowFieldsRlData = row_fields<true, true>();
+
+}  // namespace
+
+std::span<const AnswerField* const> csv_fields(const AnswerLayout& layout) {
+  using Fields = std::span<const AnswerField* const>;
+  if (layout.rl_returns) return layout.data_limit ? Fields(kRowFieldsRlData) : Fields(kRowFieldsRl);
+  return layout.data_limit ? Fields(kRowFieldsData) : Fields(kRowFields);
+}
+
 std::span<const SolutionField> solution_fields() {
   return kSolutionFields;
 }

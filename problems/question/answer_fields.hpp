@@ -51,7 +51,7 @@ struct AnswerLayout {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   bool rl_returns = false;
   bool data_limit = false;
-  bool has(AnswerFieldPresence presence) const {
+  constexpr bool has(AnswerFieldPresence presence) const {
     switch (presence) {
       case AnswerFieldPresence::always:
         return true;
@@ -75,13 +75,17 @@ struct AnswerField {
   double (*number)(const AnswerSummary&, const AnswerLayout&);
   std::string_view meaning;
 
-  bool in_csv() const {
+  constexpr bool in_csv() const {
     return kind != AnswerFieldKind::problem && kind != AnswerFieldKind::message;
   }
 };
 
 // Every field of one answer, in the order of the JSON keys and of the CSV columns.
 std::span<const AnswerField> answer_fields();
+
+// The fields a CSV row of `layout` holds (in_csv() and present in the layout), in table order:
+// what a sweep writes per row without testing every field of the table on every row.
+std::span<const AnswerField* const> csv_fields(const AnswerLayout& layout);
 
 // A number of a whole solution beside its answers: equal-cost's heuristic_overpay (the CSV
 // column after the optimum's, the JSON key after "optimum").
