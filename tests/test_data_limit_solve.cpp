@@ -10,6 +10,8 @@
 #include "repeated_loss50.hpp"
 #include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
@@ -176,4 +178,90 @@ TEST_CASE("a target at or below the floor of the stock is infeasible, naming the
   const LifetimePlan above = cheapest_at_loss(limited_loss(law, stock), floor + 0.05, 1e11);
   INFO(above.solve.message << "; " << above.reference_message);
   CHECK(above.solve.converged());
+}
+
+TEST_CASE("max-quality with a cap where the replica's largest model still affords the cap",
+          "[data_limit]") {
+  // Instance 15919 of `scaleopt selftest --seed 1`: the weights fill the replica (N at most
+  // 4.3e10) before the budget curve falls to the cap, so every N allowed affords D at the cap.
+  // The loss falls with N and with D, so the best plan is the largest N with the cap's tokens;
+  // the reduction found no bracket for the meeting of the budget curve and the cap.
+  const Scenario scenario = load_scenario_text(R"([law]
+name = "stress"
+source = "scaleopt selftest"
+E = 1.6853474778404745
+A = 533.51223871427521
+B = 418.46478631138206
+alpha = 0.34734431793995746
+beta = 0.26441770748398996
+repeat_decay_tokens = 16.040264780194747
+repeat_decay_params = 9.6864159110267174
+
+[hardware.stress-train]
+name = "selftest chip stress-train"
+source = "made up"
+bf16 = 6871345548021614
+hbm_bandwidth = 1980398708487.2183
+hbm = 70079536818.158157
+
+[hardware.stress-serve]
+name = "selftest chip stress-serve"
+source = "made up"
+bf16 = 1667161140246958.5
+hbm_bandwidth = 1183990769581.8284
+hbm = 100966532817.71751
+
+[architecture]
+total_params = 1000000000
+active_params = 1000000000
+kv_bytes_per_token = 303048.0256634939
+
+[training]
+hardware = "stress-train"
+precision = "bf16"
+mfu = 0.20068768388459648
+usd_per_chip_hour = 5.0841915547251277
+
+[inference]
+hardware = "stress-serve"
+chips = 1
+precision = "bf16"
+kv_precision = "bf16"
+context = 49206
+usd_per_chip_hour = 0.25814716552917882
+pricing = "roofline"
+compute_efficiency = 0.62409830395878119
+bandwidth_efficiency = 0.050753904437163891
+tokens = 208581132.66924477
+output_fraction = 0.05477956149859442
+
+[data]
+unique_tokens = 377240082118.21356
+
+[problem]
+kind = "max-quality"
+budget_usd = 264875.08979693381
+max_pretrain_tokens = 273114064790.46619
+)",
+                                               "instance.toml");
+  REQUIRE(scenario.law);
+  const QuestionSetup setup = question_setup(scenario, *scenario.law, scenario.problem);
+  const double cap = 273114064790.46619, budget = 264875.08979693381;
+  const double largest = setup.model.max_params;
+  // Below the 5.05e10 bf16 (2-byte) weights that fill the serving chip's 100.97 GB: the KV
+  // cache of the 49,206-token context takes the rest.
+  CHECK(largest < 100966532817.71751 / 2);
+  CHECK(largest > 1e10);
+  // The plan at the corner is within the budget, so no larger D is priced out: the cap binds.
+  CHECK(setup.model.total(CostUnit::usd, largest, cap).value < budget);
+  const LifetimePlan reference = lifecycle_reference(setup.terms(), setup.question());
+  INFO(reference.solve.message);
+  REQUIRE(reference.solve.converged());
+  CHECK(reference.params == Approx(largest).epsilon(1e-12));
+  CHECK(reference.pretrain_tokens == Approx(cap).epsilon(1e-12));
+  const QuestionSolution solution = solve_question(scenario, *scenario.law, scenario.problem);
+  INFO(solution.message());
+  REQUIRE(solution.answer.plan.solve.converged());
+  CHECK(solution.answer.plan.params == Approx(largest).epsilon(1e-8));
+  CHECK(solution.answer.plan.pretrain_tokens == Approx(cap).epsilon(1e-8));
 }

@@ -139,6 +139,12 @@ std::optional<LifetimePlan> max_quality_repeated_reduced(const LifecycleTerms& t
   // Where the budget curve meets the cap: below it D stays at the cap (budget left over), and
   // the loss still falls with N.
   double log_params_low = log_params_min;
+  // The largest N the bounds allow (the weights fill the replica) may come before the budget
+  // curve falls to the cap: then D is at the cap on the whole range, where the loss falls with
+  // N (N' rises with N at any D), and the best plan is the largest N with every token allowed.
+  if (budget_tokens(log_params_max) >= log_tokens_cap) {
+    return reference_plan(terms, log_params_max, log_tokens_cap);
+  }
   if (budget_tokens(log_params_min) > log_tokens_cap) {
     const RootResult meet =
         find_root_in_bracket([&](double u) { return budget_tokens(u) - log_tokens_cap; },
