@@ -452,6 +452,9 @@ std::vector<std::string> chinchilla_notes(const QuestionSolution& s) {
 std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw& law,
                                         const QuestionSolution& s) {
   std::vector<std::string> notes = chinchilla_notes(s);
+  if (s.answer.data_limit && !s.answer.data_limit->heuristic_cap.empty()) {
+    notes.push_back(s.answer.data_limit->heuristic_cap);
+  }
   if (s.optimum && s.status() == Status::converged) {
     notes.push_back("the heuristic overpays " + percent(s.heuristic_overpay, 4) +
                     " against the optimum, whose cost shares are pretraining " +

@@ -244,3 +244,45 @@ TEST_CASE("the headline at the data wall: 30T, 100T and 300T unique tokens", "[d
     }
   }
 }
+
+TEST_CASE("the equal-cost heuristic honours problem.max_pretrain_tokens", "[data_limit_cli]") {
+  // examples/frontier_100x.toml: N = 100B; its pretraining share buys D = T = 50M/s x 2 months
+  // = 2.6298e14 tokens (decode and prefill at a third of the training MFU, equal thirds). A cap
+  // of 10T holds D there; the RL and inference budgets, anchored on the inference cost, stay.
+  const double params = 1e11, cap = 1e13, served = 5e7 * 2 * 365.25 * 86400 / 12;
+  const auto j = data_limit_solve_json("frontier_100x.toml", {"problem.max_pretrain_tokens=10T"});
+  REQUIRE(j["status"] == "converged");
+  CHECK(j["active_params"].get<double>() == params);
+  CHECK(j["pretrain_tokens"].get<double>() == cap);
+  CHECK(j["rl_tokens"].get<double>() == Approx(served).epsilon(1e-12));
+  // 6 N D FLOPs at 989 TFLOP/s x MFU 0.4 and $2 an hour: 6e24 / 3.956e14 s = 4.2130e6 h.
+  const double pretrain_usd = 6 * params * cap / (989e12 * 0.4) / 3600 * 2;
+  const double inference_usd = 2 * params * served / (989e12 * 0.4 / 3) / 3600 * 2;
+  CHECK(j["cost"]["pretrain"]["usd"].get<double>() == Approx(pretrain_usd).epsilon(1e-12));
+  CHECK(j["cost"]["inference"]["usd"].get<double>() == Approx(inference_usd).epsilon(1e-12));
+  CHECK(j["cost"]["rl"]["usd"].get<double>() == Approx(inference_usd).epsilon(1e-12));
+  // The law's loss at (100B, 10T), and what the cap costs it against the 2.6298e14 tokens the
+  // share buys with no cap (the data term alone changes).
+  const LossLaw law = loss_law_preset("epoch2024");
+  const double data_term = law.B * std::pow(cap, -law.beta);
+  CHECK(j["loss"].get<double>() ==
+        Approx(law.E + law.A * std::pow(params, -law.alpha) + data_term).epsilon(1e-13));
+  CHECK(j["data_limit_loss"].get<double>() ==
+        Approx(data_term - law.B * std::pow(served, -law.beta)).epsilon(1e-9));
+  CHECK_THAT(j["message"].get<std::string>(),
+             Catch::Contains("problem.max_pretrain_tokens = 10T") && Catch::Contains("263T"));
+  // At the heuristic's loss with D at most the cap, the loss fixes N at the cap: the optimum is
+  // the heuristic's plan (inference, growing with N, rules out a larger N on fewer tokens).
+  CHECK(j["optimum"]["active_params"].get<double>() == Approx(params).epsilon(1e-9));
+  CHECK(std::fabs(j["heuristic_overpay"].get<double>()) < 1e-9);
+  const CliRun text =
+      run_cli({"solve", example("frontier_100x.toml"), "--set", "problem.max_pretrain_tokens=10T"});
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out,
+             Catch::Contains("problem.max_pretrain_tokens = 10T holds the heuristic's D"));
+  // A cap above the share's tokens leaves the heuristic as it was.
+  const auto loose =
+      data_limit_solve_json("frontier_100x.toml", {"problem.max_pretrain_tokens=1e15"});
+  CHECK(loose["pretrain_tokens"].get<double>() == Approx(served).epsilon(1e-12));
+  CHECK_THAT(loose["message"].get<std::string>(), !Catch::Contains("problem.max_pretrain_tokens"));
+}

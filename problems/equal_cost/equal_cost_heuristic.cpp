@@ -1,5 +1,6 @@
 #include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -32,7 +33,8 @@ void CostShares::validate() const {
 }
 
 EqualCostTokens equal_cost_tokens(double params, const LifetimeCostModel& model,
-                                  const CostShares& shares, CostUnit unit) {
+                                  const CostShares& shares, CostUnit unit,
+                                  std::optional<double> max_pretrain_tokens) {
   model.validate();
   shares.validate();
   if (!std::isfinite(params) || params <= 0.0) {
@@ -54,7 +56,9 @@ EqualCostTokens equal_cost_tokens(double params, const LifetimeCostModel& model,
                      std::string(to_string(unit)));
   }
   EqualCostTokens tokens;
-  tokens.pretrain_tokens = shares.pretrain * lifetime / (per_param_token * params);
+  tokens.share_pretrain_tokens = shares.pretrain * lifetime / (per_param_token * params);
+  tokens.pretrain_tokens = std::min(tokens.share_pretrain_tokens,
+                                    max_pretrain_tokens.value_or(tokens.share_pretrain_tokens));
   const double rl_per_token = rl_cost_per_token(model, unit, params);
   if (shares.rl > 0.0 && !(rl_per_token > 0.0)) {
     throw InputError("a positive RL share needs an RL cost per token (RL efficiency and price)");

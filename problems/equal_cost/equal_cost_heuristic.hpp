@@ -9,6 +9,8 @@
 // inference-aware optimum of lifetime_at_loss.hpp. The two side by side show the cost shares
 // at the optimum and how much the heuristic overpays.
 
+#include <optional>
+
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
 
@@ -31,13 +33,20 @@ struct EqualCostPlan {
 struct EqualCostTokens {
   double pretrain_tokens = 0.0;
   double rl_tokens = 0.0;
+  // The tokens the pretraining share buys: above pretrain_tokens when a cap on the tokens
+  // holds D below them (the pretraining share then spends less than it was given).
+  double share_pretrain_tokens = 0.0;
+  bool capped() const { return share_pretrain_tokens > pretrain_tokens; }
 };
 
 // `model`'s RL token count is ignored: the heuristic sets it. Throws InputError when the model
 // has no inference demand (the heuristic anchors every budget on it) or no RL price while the
-// RL share is positive.
+// RL share is positive. With `max_pretrain_tokens` (problem.max_pretrain_tokens) D is at most
+// the cap: a plan that will not use more tokens spends only what they cost on pretraining, and
+// the RL and inference budgets, anchored on the inference cost, stay as they are.
 EqualCostTokens equal_cost_tokens(double params, const LifetimeCostModel& model,
-                                  const CostShares& shares, CostUnit unit);
+                                  const CostShares& shares, CostUnit unit,
+                                  std::optional<double> max_pretrain_tokens = std::nullopt);
 EqualCostPlan equal_cost_plan(const LossLaw& law, double params, const LifetimeCostModel& model,
                               const CostShares& shares, CostUnit unit);
 

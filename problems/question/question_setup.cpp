@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_summary.hpp"
@@ -88,6 +89,8 @@ LifecycleQuestion QuestionSetup::question() const {
 QuestionSetup QuestionSetup::unlimited() const {
   QuestionSetup setup = *this;
   setup.max_pretrain_tokens.reset();
+  // The equal-cost heuristic spends its whole pretraining share when nothing caps D.
+  setup.heuristic.pretrain_tokens = setup.heuristic.share_pretrain_tokens;
   setup.loss = LossTerm(law());
   if (const RlGainTransform* gain = loss.rl_gain()) {
     setup.loss.then(std::make_shared<const RlGainTransform>(*gain));
@@ -169,8 +172,8 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
       }
       setup.heuristic_params = spec.params.value_or(inputs.architecture.active_param_count());
       setup.shares = spec.shares;
-      setup.heuristic =
-          equal_cost_tokens(setup.heuristic_params, setup.model, spec.shares, setup.unit);
+      setup.heuristic = equal_cost_tokens(setup.heuristic_params, setup.model, spec.shares,
+                                          setup.unit, spec.max_pretrain_tokens);
       // The true optimum holds the heuristic's RL tokens (without [rl.returns]: the law has no
       // RL term, so RL is held fixed, not traded).
       setup.model.rl_tokens = setup.heuristic.rl_tokens;
@@ -189,11 +192,21 @@ std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup) {
   return std::make_unique<LifecycleProblem>(setup.terms(), setup.question());
 }
 
+std::string heuristic_cap_note(const QuestionSetup& setup) {
+  if (!setup.heuristic.capped()) return {};
+  return "problem.max_pretrain_tokens = " +
+         format_quantity(*setup.max_pretrain_tokens, Unit::count) +
+         " holds the heuristic's D below the " +
+         format_quantity(setup.heuristic.share_pretrain_tokens, Unit::count) +
+         " tokens its pretraining share buys: pretraining spends less than its share";
+}
+
 LifetimePlan heuristic_plan(const QuestionSetup& setup) {
   LifetimePlan plan = plan_at(setup.terms(), heuristic_counts(setup));
   plan.solve.status = Status::converged;
   plan.solve.algorithm = "closed form (equal-cost heuristic)";
   plan.solve.message = "closed form: shares of the lifetime cost fix the token budgets";
+  if (setup.heuristic.capped()) plan.solve.message += "; " + heuristic_cap_note(setup);
   for (const double count : heuristic_counts(setup)) plan.solve.x.push_back(std::log(count));
   plan.solve.kkt_residual = 0.0;
   plan.solve.constraint_violation = 0.0;
@@ -243,7 +256,7 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
       // the heuristic's (limited) loss costs more than with unlimited data at that loss.
       // Both losses in log space (LossTerm::at), so that a plan nothing repeats in pays 0.
       solution.answer.data_limit->loss =
-          heuristic_loss(setup, setup.loss) - heuristic_loss(setup, free_setup.loss);
+          heuristic_loss(setup, setup.loss) - heuristic_loss(free_setup, free_setup.loss);
       DataLimitAnswer& limit = *solution.optimum->data_limit;
       const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
       if (!free_plan.solve.converged()) {
@@ -281,6 +294,9 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
       const LifetimePlan heuristic = heuristic_plan(setup);
       solution.target_loss = setup.target_loss;
       solution.answer = answer_for(heuristic, setup);
+      if (solution.answer.data_limit) {
+        solution.answer.data_limit->heuristic_cap = heuristic_cap_note(setup);
+      }
       solution.answer.path = SolvePath::closed_form;
       const LifetimePlan optimum = solve_lifecycle(terms, setup.question(), options);
       solution.optimum = answer_for(optimum, setup);

@@ -7,6 +7,7 @@
 // (problems/question/question_elasticity.hpp) all start from it, so they answer the same question.
 
 #include <memory>
+#include <string>
 
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/loss_term.hpp"
@@ -61,6 +62,9 @@ std::unique_ptr<Problem> optimisation_problem(const QuestionSetup& setup);
 // The equal-cost heuristic's plan (closed form): N given, the tokens from the shares, and with
 // [rl.returns] the gain of its RL tokens (at least one).
 LifetimePlan heuristic_plan(const QuestionSetup& setup);
+// Why the heuristic's D is below what its pretraining share buys (problem.max_pretrain_tokens,
+// named with both counts); empty when the cap does not hold it.
+std::string heuristic_cap_note(const QuestionSetup& setup);
 
 // The parts of a plan's answer every path fills alike: the plan, active and total parameters,
 // RL and inference tokens, the RL gain and what limited data did.

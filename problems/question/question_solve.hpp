@@ -83,6 +83,9 @@ struct DataLimitAnswer {
   // token (the question's unit, or nats for max-quality); 0 when the cap does not bind.
   double token_value = kNaN;
   std::string unlimited_message;
+  // The equal-cost heuristic's plan: why its D is below what its pretraining share buys (the
+  // cap holds it); empty otherwise.
+  std::string heuristic_cap;
 };
 
 // One plan with everything a report needs.
