@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/allocation_output.hpp"
@@ -29,6 +31,19 @@ double share(std::size_t count, std::size_t total) {
 
 std::string percent(std::size_t count, std::size_t total) {
   return format_quantity(100 * share(count, total), Unit::number, 3) + "%";
+}
+
+// What the run assumes: each distribution of [uncertainty] (chosen by the scenario, not
+// measured: the quantiles hold only as far as it does), then the defaults the scenario did not
+// set.
+std::vector<std::string> run_assumptions(const Scenario& scenario) {
+  std::vector<std::string> lines;
+  for (const UncertainInput& input : scenario.uncertainty.inputs) {
+    lines.push_back(input.path + " ~ " + distribution_text(scenario, input) +
+                    ": an assumption of the scenario's [uncertainty] table, not a measurement");
+  }
+  lines.insert(lines.end(), scenario.assumptions.begin(), scenario.assumptions.end());
+  return lines;
 }
 
 }  // namespace
@@ -88,6 +103,7 @@ Json uncertainty_json(const Scenario& scenario, const MonteCarloReport& report,
                                   {std::string(second), input.distribution.second}});
   }
   json["law"] = scenario.uncertainty.law_bootstrap ? Json("bootstrap") : Json(nullptr);
+  json["assumptions"] = run_assumptions(scenario);
   json["quantiles"] = quantiles_json(report.quantiles);
   if (report.heuristic) json["heuristic_quantiles"] = quantiles_json(*report.heuristic);
   if (!samples_file.empty()) json["samples_file"] = samples_file;
@@ -117,10 +133,13 @@ std::string uncertainty_text(const Scenario& scenario, const MonteCarloReport& r
       << report.invalid << " invalid draws (" << percent(report.invalid, n) << "), "
       << report.not_converged << " not converged (" << percent(report.not_converged, n) << "); "
       << report.fast_path << " by the 1-D Newton fast path\n";
-  if (report.converged == 0) {
+  const auto finish = [&] {
     if (!samples_file.empty()) out << "  every sample: " << samples_file << "\n";
+    out << "Assumptions (the distributions drawn from, and defaults the scenario did not set):\n";
+    for (const std::string& line : run_assumptions(scenario)) out << "  " << line << "\n";
     return out.str();
-  }
+  };
+  if (report.converged == 0) return finish();
   const bool equal_cost = report.heuristic.has_value();
   quantiles_table(std::string("Quantiles over the converged samples") +
                       (equal_cost ? ", true optimum at the heuristic's loss" : "") + " (cost in " +
@@ -131,8 +150,7 @@ std::string uncertainty_text(const Scenario& scenario, const MonteCarloReport& r
                   report.quantiles)
       .print(out);
   if (equal_cost) quantiles_table("The equal-cost heuristic's plan", *report.heuristic).print(out);
-  if (!samples_file.empty()) out << "  every sample: " << samples_file << "\n";
-  return out.str();
+  return finish();
 }
 
 }  // namespace scaleopt::report

@@ -193,3 +193,30 @@ TEST_CASE("uncertainty over the RL returns: a sample's row is what solve gives",
   CHECK(checked == 3);
   std::filesystem::remove(out);
 }
+
+TEST_CASE("uncertainty: the stock of unique tokens is printed as an assumption", "[uncertainty]") {
+  // examples/frontier_data_uncertain.toml draws data.unique_tokens from lognormal(median 50T,
+  // sigma 0.7): a guess at a lab's own stock, which the output must call one, in text and JSON.
+  const std::string scenario = example("frontier_data_uncertain.toml");
+  const CliRun text = run_cli({"uncertainty", scenario, "--samples", "20", "--seed", "1"});
+  INFO(text.err);
+  REQUIRE(text.status == 0);
+  const auto at = text.out.find("Assumptions (");
+  REQUIRE(at != std::string::npos);
+  const std::string assumptions = text.out.substr(at);
+  CHECK_THAT(
+      assumptions,
+      Catch::Contains("data.unique_tokens ~ lognormal(median 50T, sigma 0.7): an "
+                      "assumption of the scenario's [uncertainty] table, not a measurement"));
+  CHECK_THAT(assumptions, Catch::Contains("inference.rate ~ lognormal(median 50M/s, sigma 0.7)"));
+  // The defaults the scenario did not set follow, as `solve` lists them.
+  CHECK_THAT(assumptions, Catch::Contains("law.repeat_decay_tokens"));
+  const CliRun json =
+      run_cli({"uncertainty", scenario, "--samples", "20", "--seed", "1", "--json"});
+  REQUIRE(json.status == 0);
+  const auto list = json.json()["assumptions"];
+  REQUIRE(list.is_array());
+  REQUIRE(list.size() >= 2);
+  CHECK(list[0].get<std::string>().starts_with("data.unique_tokens ~ lognormal(median 50T"));
+  CHECK_THAT(list[0].get<std::string>(), Catch::Contains("not a measurement"));
+}
