@@ -543,3 +543,54 @@ TEST_CASE("plot rl-shares: each point is the optimum solve gives", "[plot][rl_re
   REQUIRE(solve.status == 0);
   CHECK(share == Approx(solve.json()["optimum"]["cost_shares"]["rl"].get<double>()).epsilon(1e-9));
 }
+
+TEST_CASE("plot sweep: the optimum's N and D against the stock of unique tokens",
+          "[plot][gnuplot][sweep]") {
+  // The figure of docs/validation.md, "The data wall": examples/frontier_data_wall.toml swept
+  // over data.unique_tokens. Less stock, fewer tokens (each repeat is worth less than a fresh
+  // one): D rises with the stock, so the figure marks no minimum and says why.
+  const scaleopt::report::TemporaryDirectory directory;
+  const std::string csv = directory.file("wall.csv");
+  const CliRun swept =
+      run_cli({"sweep", example("frontier_data_wall.toml"), "--vary",
+               "data.unique_tokens=10T..1000T:log:3", "--out", csv, "--threads", "1"});
+  INFO(swept.err);
+  REQUIRE(swept.status == 0);
+  // solve at the ends of the range: D at 10T below D at 1000T, and at 1000T (more than the
+  // plan uses: nothing repeats) the answer with unlimited data.
+  const auto optimum_tokens = [](const std::vector<std::string>& sets) {
+    std::vector<std::string> args{"solve", example("frontier_data_wall.toml"), "--json"};
+    for (const std::string& set : sets) args.insert(args.end(), {"--set", set});
+    const CliRun solved = run_cli(args);
+    REQUIRE(solved.status == 0);
+    return solved.json()["optimum"]["pretrain_tokens"].get<double>();
+  };
+  const double at_10t = optimum_tokens({"data.unique_tokens=10T"});
+  const double at_1000t = optimum_tokens({"data.unique_tokens=1000T"});
+  CHECK(at_10t < at_1000t);
+  CHECK(at_1000t < 1000e12);
+  CHECK(at_1000t == Approx(optimum_tokens({"data.unique_tokens=1e30"})).epsilon(1e-8));
+  const std::string svg = directory.file("wall_tokens.svg");
+  const CliRun run =
+      run_cli({"plot", "sweep", csv, "--y", "optimum.pretrain_tokens", "--out", svg});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const auto text = svg_text(read_file(svg));
+  REQUIRE(text.has_value());
+  const std::string rises =
+      "optimum.pretrain_tokens rises over the whole range of data.unique_tokens: no interior "
+      "minimum";
+  CHECK_THAT(*text, Catch::Contains(rises) && Catch::Contains("3 of 3 rows drawn"));
+  CHECK_THAT(run.out, Catch::Contains("Note: " + rises));
+  // N as PNG: decoded by libpng, with more than a background and one colour on it.
+  const std::string png = directory.file("wall_params.png");
+  REQUIRE(run_cli({"plot", "sweep", csv, "--y", "optimum.active_params", "--out", png}).status ==
+          0);
+  const auto image = decode_png(png);
+  REQUIRE(image.has_value());
+  CHECK(image->width > 400);
+  CHECK(image->height > 300);
+  std::vector<std::uint32_t> colours = image->pixels;
+  std::sort(colours.begin(), colours.end());
+  CHECK(std::unique(colours.begin(), colours.end()) - colours.begin() > 2);
+}
