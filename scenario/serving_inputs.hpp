@@ -58,8 +58,9 @@ struct ServingInputs {
 // The model, serving setup and price list of a scenario already read.
 ServingInputs serving_inputs(const Scenario& scenario);
 
-// The default replica of a model: the fewest whole nodes (the chip's node_chips, 8 when the
-// catalog gives none) whose HBM holds the weights twice over, leaving about half for caches.
+// The replica `plot`'s context-cost figures draw each model on: the fewest whole nodes (the
+// chip's node_chips, 8 when the catalog gives none) whose HBM holds the weights twice over,
+// leaving about half for caches. `roofline` and `pricing` choose theirs (choose_chips).
 double default_replica_chips(const Architecture& model, const ServingSetup& setup);
 std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-chip nodes ..."
 
