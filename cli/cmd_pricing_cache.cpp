@@ -53,6 +53,7 @@ int run_cache(const CacheArgs& args, std::ostream& out) {
   } else {
     inputs.assumptions.insert(inputs.assumptions.begin(), "--context 100K");
   }
+  inputs.choose_chips(context);  // the HBM tier is what the replica holds beside the weights
   const Roofline roofline = inputs.roofline();
   // The prompt's cache averaged over its tokens (windows and compressed entries included): for
   // dense attention the KV bytes per token at any context.

@@ -62,6 +62,21 @@ std::string context_text(double context) {
   return std::isfinite(context) ? format_quantity(context, Unit::count, 4) + " tokens" : "none";
 }
 
+// Without given chips, one replica for the whole curve, chosen at the longest context: the
+// cost per output token never rises with the size and is flat in it once the batch reaches the
+// compute ridge (problems/serving/replica_choice.hpp), and a shorter context reaches the ridge
+// on fewer chips, so the replica chosen there gives every shorter row the lowest cost any size
+// gives it. When no size within the cap serves the longest context, the shortest chooses, and
+// the rows it cannot serve are marked.
+void choose_curve_replica(ServingInputs& inputs, const FlagRange& range) {
+  try {
+    inputs.choose_chips(range.last);
+  } catch (const InputError&) {
+    if (range.first == range.last) throw;
+    inputs.choose_chips(range.first);
+  }
+}
+
 int run_curve(const CurveArgs& args, std::ostream& out) {
   ServingInputs inputs = resolve_serving(args.serving);
   const FlagRange range = parse_range_flag("--context", args.context, Unit::count);
@@ -73,6 +88,7 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   if (!one_context && args.points < 2) {
     throw InputError("--points: needs at least 2 for a range, got " + std::to_string(args.points));
   }
+  choose_curve_replica(inputs, range);
   const Roofline roofline = inputs.roofline();
   const double s_star = crossover_context(roofline);
   const KneeResult knee = hbm_knee_context(roofline);
@@ -103,7 +119,9 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   }
 
   if (args.json) {
-    Json json = pricing_curve_answer(inputs, roofline, curve, rows);
+    const ServingPlan replica_plan =
+        inputs.replica_choice ? inputs.replica_choice->plan : curve.points.front().plan;
+    Json json = pricing_curve_answer(inputs, roofline, curve, rows, replica_plan);
     if (request) {
       json["request_usd"] = request->usd();
       json["request"] = request_json(*request);
@@ -118,6 +136,12 @@ int run_curve(const CurveArgs& args, std::ostream& out) {
   }
   out << "Cost per token against context: " << inputs.model.name << " on "
       << describe_replica(inputs) << "\n";
+  if (inputs.replica_choice) {
+    out << "Replica chosen at context "
+        << format_quantity(inputs.replica_choice->plan.context_tokens, Unit::count, 4) << " of "
+        << replica_sizes_text(*inputs.replica_choice)
+        << ": the lowest cost per output token there, and at every shorter context\n";
+  }
   Table table;
   std::vector<std::string> header{"context",    "batch",       "bound",  "$/Mtok in",
                                   "$/Mtok out", "large-B out", "KV term"};
@@ -210,8 +234,11 @@ void add_pricing_curve_command(CLI::App& pricing, Action& chosen) {
   command->add_flag("--json", args->json, "Print one JSON object instead of tables");
   command->footer(
       "Each row is the best batch at that context (HBM and latency limits, root finding);\n"
-      "rows at S*, the knee and price steps are added. The large-batch column is the\n"
-      "roofline with weights amortised: flat below S*, rising by the KV term above.\n"
+      "rows at S*, the knee and price steps are added. Without --chips one replica is chosen,\n"
+      "at the longest context: the whole-node size with the lowest cost per output token up\n"
+      "to --max-replica-nodes, which no smaller size beats at a shorter context either.\n"
+      "The large-batch column is the roofline with weights amortised: flat below S*, rising\n"
+      "by the KV term above.\n"
       "--input-tokens I --output-tokens O adds the cost of one request: I input tokens at a\n"
       "prompt of I, each output token at the context it is decoded at (I to I + O - 1).\n"
       "Examples:\n"

@@ -79,10 +79,13 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
     }
   }
   inputs.roofline();  // checks the setup (price, precision) with the scenario's messages
+  if (!inputs.chips_given) inputs.note_replica_choice();
   std::vector<LongContextRow> rows;
   try {
-    rows = compare_long_context(attention_variants(inputs.model, options), inputs.setup, reference,
-                                long_context, inputs.prefix);
+    rows = compare_long_context(
+        attention_variants(inputs.model, options), inputs.setup, reference, long_context,
+        inputs.prefix,
+        inputs.chips_given ? std::nullopt : std::optional<double>(inputs.max_replica_nodes));
   } catch (const InputError& e) {
     throw InputError((inputs.file.empty() ? "" : inputs.file + ": ") + e.what());
   }
@@ -131,7 +134,12 @@ int run_long_context(const LongContextArgs& args, std::ostream& out) {
   for (const LongContextRow& row : rows) {
     out << "  " << row.variant.id << ": " << row.variant.description << "\n";
   }
-  out << "A replica grows past its chips only when one sequence would not fit its HBM.\n";
+  if (inputs.chips_given) {
+    out << "A replica grows past its chips (given) only when one sequence would not fit its HBM.\n";
+  } else {
+    out << "Each replica chosen (chips column): for each variant and context, "
+        << replica_choice_text(inputs.setup.chip.node_chips, inputs.max_replica_nodes) << ".\n";
+  }
   print_assumptions(out, inputs.assumptions);
   return converged ? kExitOk : kExitNotConverged;
 }

@@ -48,6 +48,7 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
     inputs.assumptions.insert(inputs.assumptions.begin(), "--context 8K");
   }
   const double context = inputs.setup.context_tokens;
+  inputs.choose_chips(context);
   const Roofline roofline = inputs.roofline();
   const ServingPlan plan = inputs.plan(roofline, context);
 
@@ -98,6 +99,11 @@ int run_ratio(const RatioArgs& args, std::ostream& out) {
   Table table("Output/input cost ratio of " + inputs.model.name + " on " +
               describe_replica(inputs) + ", context " + format_exact_count(context));
   table.row("critical batch B*", format_quantity(b_star, Unit::number, 4));
+  if (inputs.replica_choice) {
+    table.row(
+        "replica (chosen)", format_quantity(inputs.setup.chips, Unit::number, 6) + " chips",
+        "of " + replica_sizes_text(*inputs.replica_choice) + ", the lowest cost per output token");
+  }
   table.row(plan.bound == BatchBound::given ? "batch (given)" : "best batch",
             format_quantity(plan.batch, Unit::number, 4), std::string(to_string(plan.bound)));
   table.row("output/input", format_quantity(plan.output_input_ratio(), Unit::number, 4),
@@ -151,7 +157,8 @@ void add_pricing_ratio_command(CLI::App& pricing, Action& chosen) {
       "Prefill is compute-bound; decode costs t_step / B per token, max(1, t_memory /\n"
       "t_compute) times its FLOPs, and t_memory / t_compute = B*/B + S/S* for dense\n"
       "attention. A published ratio R gives the batch where the roofline's ratio is R\n"
-      "(TOMS 748 on ln B).\n"
+      "(TOMS 748 on ln B). Without --chips the replica is chosen at the context: the\n"
+      "whole-node size with the lowest cost per output token, up to --max-replica-nodes.\n"
       "Examples:\n"
       "  scaleopt pricing ratio --hardware h100-sxm --model llama3-70b --price-ratio 8\n"
       "  scaleopt pricing ratio examples/gemini_200k.toml\n"

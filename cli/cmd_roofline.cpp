@@ -46,6 +46,7 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
   } else {
     setup.context_tokens = parse_flag("--context", args.context, Unit::count);
   }
+  inputs.choose_chips(setup.context_tokens);
 
   const Roofline roofline = make_roofline(model, setup, "--");
   const ServingPlan plan = plan_serving(roofline, setup, setup.context_tokens, "--");
@@ -94,9 +95,15 @@ int run_roofline(const RooflineArgs& args, std::ostream& out) {
       format_scientific(decode_flops_per_token(roofline, setup.context_tokens), 4) +
           " FLOPs per decoded token" +
           (roofline.attention_flops ? " (attention included)" : " (no attention FLOPs)"));
-  table.row("replica", format_quantity(setup.chips, Unit::number, 6) + " x " + setup.chip.id,
+  table.row("replica",
+            format_quantity(setup.chips, Unit::number, 6) + " x " + setup.chip.id + " (" +
+                std::string(inputs.replica_source()) + ")",
             format_quantity(roofline.hbm_bytes, Unit::bytes) + " HBM, " +
                 format_quantity(plan.hbm_bytes_needed, Unit::bytes) + " used");
+  if (inputs.replica_choice) {
+    table.row("sizes tried", replica_sizes_text(*inputs.replica_choice),
+              "the lowest cost per output token wins; ties to the smallest");
+  }
   table.row(converged ? "best batch" : "batch (last iterate)",
             format_quantity(plan.batch, Unit::number, 4) + " sequences",
             std::string(to_string(plan.bound)));
@@ -134,7 +141,10 @@ void add_roofline_command(CLI::App& app, Action& chosen) {
       "(weight bytes + B (row + KV read)) / W), with N the active parameters less the input\n"
       "embedding table (a lookup); cost per output token = t price / B. The best batch is the\n"
       "smallest at which decode turns compute-bound, HBM fills or the latency target binds\n"
-      "(root finding, TOMS 748). A prompt of S tokens is prefilled in a pass of its own:\n"
+      "(root finding, TOMS 748). Without --chips the replica is chosen: every size of whole\n"
+      "nodes from the fewest holding the weights and one sequence's KV cache up to\n"
+      "--max-replica-nodes, each at its best batch, the cheapest per output token kept (ties\n"
+      "within 1e-9 to the smallest). A prompt of S tokens is prefilled in a pass of its own:\n"
       "max(S FLOPs / F, (weights + S KV) / W). --no-attention-flops: the talk's roofline.\n"
       "One request (--input-tokens I --output-tokens O): I input tokens at a prompt of I, and\n"
       "each output token at the context it is decoded at, I to I + O - 1, each at its best\n"

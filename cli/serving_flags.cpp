@@ -76,9 +76,16 @@ void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenari
   }
   command
       .add_option("--chips", flags.chips,
-                  "Chips per replica, a whole count (default: the fewest whole nodes holding the "
-                  "weights twice)")
+                  "Chips per replica, a whole count (default: chosen, the whole-node size with "
+                  "the lowest cost per output token at the context, from the fewest nodes "
+                  "holding the weights and one sequence's KV cache up to --max-replica-nodes)")
       ->type_name("COUNT");
+  command
+      .add_option("--max-replica-nodes", flags.max_replica_nodes,
+                  "Largest replica considered without --chips, in whole nodes of the chip (its "
+                  "node_chips, 8 when the catalog gives none)")
+      ->type_name("COUNT")
+      ->default_str("32 (assumed)");
   command
       .add_option("--precision", flags.precision,
                   "Weights and compute: bf16, fp8 or int8, one format for every weight "
@@ -156,10 +163,20 @@ ServingInputs resolve_serving(const ServingFlags& flags) {
   }
   if (!flags.chips.empty()) {
     setup.chips = static_cast<double>(parse_count_flag("--chips", flags.chips, 1, kMaxShapeCount));
-  } else if (flags.scenario.empty()) {
-    setup.chips = default_replica_chips(in.model, setup);
-    in.assumptions.push_back("--chips " + format_quantity(setup.chips, Unit::number, 6) + ": " +
-                             default_replica_text(setup.chip));
+    in.chips_given = true;
+  }
+  if (!flags.max_replica_nodes.empty()) {
+    if (in.chips_given) {
+      const std::string given = flags.chips.empty() ? in.file + " gives inference.chips"
+                                                    : "--chips " + flags.chips + " is given";
+      throw InputError(
+          "--max-replica-nodes: bounds the replica chosen when the chips are not "
+          "given, but " +
+          given + " (give one or the other)");
+    }
+    in.max_replica_nodes = static_cast<double>(
+        parse_count_flag("--max-replica-nodes", flags.max_replica_nodes, 1, kMaxShapeCount));
+    in.max_replica_nodes_given = true;
   }
   if (!flags.batch.empty()) {
     setup.batch = static_cast<double>(parse_count_flag("--batch", flags.batch, 1, kMaxShapeCount));

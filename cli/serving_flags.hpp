@@ -1,6 +1,7 @@
 #pragma once
 // The flags that describe a model served on a replica, shared by `roofline` and the `pricing`
-// commands: --hardware --model --chips --precision --kv-precision --batch --latency-per-token
+// commands: --hardware --model --chips --max-replica-nodes --precision --kv-precision --batch
+// --latency-per-token
 // --price --compute-efficiency --bandwidth-efficiency --attention-flops, and (for commands
 // that read one) a scenario file with --set. Flags override the scenario's values; without a
 // scenario, --hardware and --model are required and the defaults are those of `roofline`.
@@ -18,8 +19,8 @@ namespace scaleopt::cli {
 struct ServingFlags {
   std::string scenario;                // optional scenario file
   std::vector<std::string> overrides;  // --set KEY=VALUE
-  std::string hardware, model, chips, precision, kv_precision, batch, latency, price,
-      compute_efficiency, bandwidth_efficiency;
+  std::string hardware, model, chips, max_replica_nodes, precision, kv_precision, batch, latency,
+      price, compute_efficiency, bandwidth_efficiency;
   // --attention-flops, --no-attention-flops: neither leaves the scenario's choice (counted by
   // default); both is an error.
   bool attention_flops = false;
@@ -32,7 +33,9 @@ struct ServingFlags {
 // Registers the flags on `command`; `with_scenario` adds the positional scenario and --set.
 void add_serving_flags(CLI::App& command, ServingFlags& flags, bool with_scenario);
 
-// Throws InputError naming the flag (or file:line and key) for bad input.
+// Throws InputError naming the flag (or file:line and key) for bad input. Without --chips (or
+// the scenario's inference.chips) the replica is left to ServingInputs::choose_chips, which the
+// command calls at its context.
 ServingInputs resolve_serving(const ServingFlags& flags);
 
 // --input-tokens and --output-tokens: one request, priced token by token

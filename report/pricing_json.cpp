@@ -6,10 +6,27 @@
 
 namespace scaleopt::report {
 
+void add_replica_fields(Json& json, const ServingInputs& inputs, const ServingPlan* plan) {
+  Json nodes = Json::array();
+  if (inputs.replica_choice) {
+    for (double chips : inputs.replica_choice->chips_considered) {
+      nodes.push_back(chips / inputs.replica_choice->node_chips);
+    }
+  }
+  json["replica_chips"] = inputs.setup.chips;
+  json["replica_source"] = std::string(inputs.replica_source());
+  json["replica_nodes_considered"] = nodes;
+  json["replica_node_chips"] = inputs.setup.chip.node_chips;
+  json["max_replica_nodes"] = inputs.chips_given ? Json(nullptr) : Json(inputs.max_replica_nodes);
+  if (!plan) return;
+  json["batch"] = plan->batch;
+  json["binding"] = std::string(to_string(plan->bound));
+}
+
 Json roofline_answer(const ServingInputs& inputs, const Roofline& roofline,
                      const ServingPlan& plan) {
   const ServingSetup& setup = inputs.setup;
-  return json_document(
+  Json json = json_document(
       Json{{"critical_batch", critical_batch(roofline)},
            {"crossover_context", finite_or_null(crossover_context(roofline))},
            {"usd_per_mtok_input", plan.input_token.usd * kTokensPerMillion},
@@ -49,6 +66,8 @@ Json roofline_answer(const ServingInputs& inputs, const Roofline& roofline,
            {"usd_per_chip_hour", roofline.usd_per_chip_hour},
            {"attention_flops", roofline.attention_flops},
            {"assumptions", inputs.assumptions}});
+  add_replica_fields(json, inputs, &plan);
+  return json;
 }
 
 Json curve_point_json(const CurvePoint& point, const std::string& marker,
@@ -111,8 +130,9 @@ Json curve_point_json(const CurvePoint& point, const std::string& marker,
 }
 
 Json pricing_curve_answer(const ServingInputs& inputs, const Roofline& roofline,
-                          const PricingCurve& curve, const Json& points) {
-  return json_document(
+                          const PricingCurve& curve, const Json& points,
+                          const ServingPlan& replica_plan) {
+  Json json = json_document(
       Json{{"status", std::string(to_string(curve.status))},
            {"message", curve.message},
            {"model", inputs.model.name},
@@ -128,6 +148,9 @@ Json pricing_curve_answer(const ServingInputs& inputs, const Roofline& roofline,
            {"price_list", inputs.prices ? price_list_json(*inputs.prices) : Json(nullptr)},
            {"points", points},
            {"assumptions", inputs.assumptions}});
+  add_replica_fields(json, inputs, &replica_plan);
+  json["replica_context"] = replica_plan.context_tokens;
+  return json;
 }
 
 Json infer_kv_answer(double kv_bytes_per_token, const SourcedFigure& breakpoint,
@@ -183,7 +206,7 @@ Json pricing_ratio_answer(const ServingInputs& inputs, const Roofline& roofline,
   const double context = inputs.setup.context_tokens;
   const bool converged =
       plan.status == Status::converged && (!inverse || inverse->status == Status::converged);
-  return json_document(
+  Json json = json_document(
       Json{{"status", converged ? "converged" : "not_converged"},
            {"model", inputs.model.name},
            {"hardware", inputs.setup.chip.id},
@@ -203,6 +226,8 @@ Json pricing_ratio_answer(const ServingInputs& inputs, const Roofline& roofline,
            {"hbm_full_batch", inverse ? Json(inverse->hbm_full_batch) : Json()},
            {"message", inverse ? inverse->message : plan.message},
            {"assumptions", inputs.assumptions}});
+  add_replica_fields(json, inputs, &plan);
+  return json;
 }
 
 Json cache_tiers_json(const std::vector<CacheTier>& tiers, const std::vector<CacheOption>& options,
@@ -246,18 +271,20 @@ Json pricing_cache_answer(const ServingInputs& inputs, const CachePlan& plan,
                           const std::vector<CacheOption>& options, double hold_seconds,
                           double context_tokens, double kv_bytes_per_token, const Json& tiers,
                           const Json& switches) {
-  return json_document(Json{{"status", std::string(to_string(plan.status))},
-                            {"message", plan.message},
-                            {"model", inputs.model.name},
-                            {"hardware", inputs.setup.chip.id},
-                            {"hold_seconds", hold_seconds},
-                            {"context", context_tokens},
-                            {"kv_bytes_per_token", kv_bytes_per_token},
-                            {"prompt_bytes", plan.prompt_bytes},
-                            {"cheapest", options[plan.cheapest].id},
-                            {"tiers", tiers},
-                            {"switches", switches},
-                            {"assumptions", inputs.assumptions}});
+  Json json = json_document(Json{{"status", std::string(to_string(plan.status))},
+                                 {"message", plan.message},
+                                 {"model", inputs.model.name},
+                                 {"hardware", inputs.setup.chip.id},
+                                 {"hold_seconds", hold_seconds},
+                                 {"context", context_tokens},
+                                 {"kv_bytes_per_token", kv_bytes_per_token},
+                                 {"prompt_bytes", plan.prompt_bytes},
+                                 {"cheapest", options[plan.cheapest].id},
+                                 {"tiers", tiers},
+                                 {"switches", switches},
+                                 {"assumptions", inputs.assumptions}});
+  add_replica_fields(json, inputs, inputs.replica_choice ? &inputs.replica_choice->plan : nullptr);
+  return json;
 }
 
 std::string binding_text(const ServingPlan& plan) {
@@ -309,16 +336,19 @@ Json long_context_variants_json(const std::vector<LongContextRow>& rows) {
 Json pricing_long_context_answer(const ServingInputs& inputs, bool converged,
                                  double reference_context, double long_context,
                                  const Json& variants) {
-  return json_document(Json{{"status", converged ? "converged" : "not_converged"},
-                            {"model", inputs.model.name},
-                            {"hardware", inputs.setup.chip.id},
-                            {"precision", std::string(to_string(inputs.setup.precision))},
-                            {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
-                            {"attention_flops", inputs.setup.attention_flops},
-                            {"reference_context", reference_context},
-                            {"long_context", long_context},
-                            {"variants", variants},
-                            {"assumptions", inputs.assumptions}});
+  return json_document(Json{
+      {"status", converged ? "converged" : "not_converged"},
+      {"model", inputs.model.name},
+      {"hardware", inputs.setup.chip.id},
+      {"precision", std::string(to_string(inputs.setup.precision))},
+      {"kv_precision", std::string(to_string(inputs.setup.kv_precision))},
+      {"attention_flops", inputs.setup.attention_flops},
+      {"replica_source", std::string(inputs.replica_source())},
+      {"max_replica_nodes", inputs.chips_given ? Json(nullptr) : Json(inputs.max_replica_nodes)},
+      {"reference_context", reference_context},
+      {"long_context", long_context},
+      {"variants", variants},
+      {"assumptions", inputs.assumptions}});
 }
 
 }  // namespace scaleopt::report

@@ -21,6 +21,12 @@
 
 namespace scaleopt::report {
 
+// The replica's size and where it came from, added to `json`: replica_chips, replica_source
+// ("chosen" or "given"), replica_nodes_considered (the whole-node sizes tried, ascending; empty
+// when given), replica_node_chips, max_replica_nodes (null when given), and with a `plan` (at
+// the context the replica was chosen at) batch and binding (the constraint that fixed it).
+void add_replica_fields(Json& json, const ServingInputs& inputs, const ServingPlan* plan);
+
 // scaleopt roofline: B*, S* (null: none), the best batch at the setup's context, its costs.
 Json roofline_answer(const ServingInputs& inputs, const Roofline& roofline,
                      const ServingPlan& plan);
@@ -29,8 +35,11 @@ Json roofline_answer(const ServingInputs& inputs, const Roofline& roofline,
 // a price step; price and markup keys are null without a price list.
 Json curve_point_json(const CurvePoint& point, const std::string& marker,
                       const std::optional<PriceList>& prices);
+// `replica_plan`: the plan at the context the replica was chosen at (replica_context), or at
+// the first context when the chips were given.
 Json pricing_curve_answer(const ServingInputs& inputs, const Roofline& roofline,
-                          const PricingCurve& curve, const Json& points);
+                          const PricingCurve& curve, const Json& points,
+                          const ServingPlan& replica_plan);
 
 // pricing infer-kv: a figure and where it came from (a flag, a scenario key, a preset).
 struct SourcedFigure {

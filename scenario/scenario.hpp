@@ -23,6 +23,7 @@
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/problems/serving/replica_choice.hpp"
 #include "scaleopt/scenario/input_distribution.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 
@@ -51,6 +52,9 @@ struct Scenario : LifetimeInputs {
   // Model presets whose serving cost against context is drawn beside each other
   // (inference.compare_models; `plot cost-vs-context-models` and the report).
   std::vector<std::string> compare_models;
+  // The largest replica `roofline` and `pricing` choose among when inference.chips is absent,
+  // in nodes (problems/serving/replica_choice.hpp).
+  double max_replica_nodes = kDefaultMaxReplicaNodes;
   // 64-bit FNV-1a of the file's TOML after --set, less its numeric inputs, printed by toml++
   // (sorted, no comments): what scenario/scenario_fingerprint.hpp adds to the numeric inputs'
   // values to identify the question. 0 for a scenario not read from a document.

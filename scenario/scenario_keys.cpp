@@ -94,6 +94,7 @@ bool whole_number_key(std::string_view path) {
                                                 "architecture.output_latent_dim",
                                                 "training.chips",
                                                 "inference.chips",
+                                                "inference.max_replica_nodes",
                                                 "inference.batch",
                                                 "problem.fleet_chips"};
   return std::find(std::begin(kWhole), std::end(kWhole), path) != std::end(kWhole);
@@ -376,9 +377,19 @@ std::vector<ScenarioKey> make_keys() {
            }),
       number(
           "inference.chips", Unit::count, kAtLeastOne, "8", true,
-          "Chips per serving replica (their FLOP/s, bandwidth and HBM add up)",
+          "Chips per serving replica (their FLOP/s, bandwidth and HBM add up); absent, "
+          "`roofline` and `pricing` choose it (inference.max_replica_nodes) and the lifetime "
+          "questions assume 8",
           [](const Scenario& s) { return std::optional<double>(s.serving.chips); },
           [](Scenario& s, double v) { s.serving.chips = v; }),
+      number(
+          "inference.max_replica_nodes", Unit::count, kAtLeastOne, "32 (assumed)", false,
+          "Largest replica `roofline` and `pricing` consider when inference.chips is absent, in "
+          "whole nodes of the chip (its node_chips): they choose the size, from the fewest "
+          "nodes holding the weights and one sequence's KV cache up to this, with the lowest "
+          "cost per output token",
+          [](const Scenario& s) { return std::optional<double>(s.max_replica_nodes); },
+          [](Scenario& s, double v) { s.max_replica_nodes = v; }),
       text("inference.precision", "as the model ships (bf16 without a shipped format)", false,
            "Serving precision (peak FLOP/s and bytes per weight): bf16, fp8 or int8, one format "
            "for every weight",

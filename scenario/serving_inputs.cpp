@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scaleopt/costmodel/field_name.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/costmodel/shipped_formats.hpp"
@@ -24,6 +25,9 @@ ServingInputs serving_inputs(const Scenario& scenario) {
   };
   in.precision_given = given("inference.precision");
   in.kv_precision_given = given("inference.kv_precision");
+  in.chips_given = given("inference.chips");
+  in.max_replica_nodes = scenario.max_replica_nodes;
+  in.max_replica_nodes_given = given("inference.max_replica_nodes");
   return in;
 }
 
@@ -43,6 +47,36 @@ ServingPlan ServingInputs::plan(const Roofline& r, double context_tokens) const 
     if (file.empty()) throw;
     throw InputError(file + ": " + e.what());
   }
+}
+
+void ServingInputs::choose_chips(double context_tokens) {
+  if (chips_given) return;
+  try {
+    replica_choice = choose_replica(model, setup, context_tokens, max_replica_nodes, prefix);
+  } catch (const InputError& e) {
+    if (file.empty()) throw;
+    throw InputError(file + ": " + e.what());
+  }
+  setup.chips = replica_choice->chips;
+  note_replica_choice();
+  assumptions.push_back(std::string(prefix == "--" ? "--chips " : "inference.chips = ") +
+                        format_quantity(setup.chips, Unit::number, 6) + " (chosen): " +
+                        replica_choice_text(replica_choice->node_chips, max_replica_nodes));
+}
+
+void ServingInputs::note_replica_choice() {
+  // Chosen, not assumed: the scenario's "inference.chips = 8" gives way to how it was chosen.
+  std::erase_if(assumptions,
+                [](const std::string& line) { return line.starts_with("inference.chips "); });
+  if (!max_replica_nodes_given) {
+    assumptions.push_back(max_replica_nodes_name() + (prefix == "--" ? " " : " = ") +
+                          format_quantity(max_replica_nodes, Unit::number, 6) +
+                          ": the largest replica considered, in nodes");
+  }
+}
+
+std::string ServingInputs::max_replica_nodes_name() const {
+  return qualified_field(prefix, "max_replica_nodes");
 }
 
 std::string extreme_serving_inputs(const ServingInputs& in) {
@@ -80,8 +114,9 @@ std::string default_replica_text(const Hardware& chip) {
 }
 
 std::string describe_replica(const ServingInputs& in) {
+  const std::string source = in.replica_choice ? "chosen; " : (in.chips_given ? "given; " : "");
   return format_quantity(in.setup.chips, Unit::number, 6) + " x " + in.setup.chip.id + " (" +
-         describe_formats(in.setup) + ")";
+         source + describe_formats(in.setup) + ")";
 }
 
 }  // namespace scaleopt

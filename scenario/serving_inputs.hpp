@@ -6,12 +6,14 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/price_list.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/costmodel/serving_setup.hpp"
+#include "scaleopt/problems/serving/replica_choice.hpp"
 #include "scaleopt/problems/serving/serving_plan.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 
@@ -29,21 +31,41 @@ struct ServingInputs {
   // formats were applied: costmodel/shipped_formats.hpp).
   bool precision_given = false;
   bool kv_precision_given = false;
+  // The chips per replica were given (inference.chips, --chips); else choose_chips picks them.
+  bool chips_given = false;
+  double max_replica_nodes = kDefaultMaxReplicaNodes;  // inference.max_replica_nodes
+  bool max_replica_nodes_given = false;
+  // How the replica was chosen, after choose_chips; empty when the chips were given.
+  std::optional<ReplicaChoice> replica_choice;
 
   // make_roofline and plan_serving, with errors located in the scenario file when there is one.
   Roofline roofline() const;
   ServingPlan plan(const Roofline& roofline, double context_tokens) const;
+
+  // Without given chips: chooses the replica at `context_tokens` (choose_replica), sets
+  // setup.chips, keeps the choice in replica_choice and lists the cap among the assumptions
+  // when it was not given. With given chips: nothing. Errors located as roofline()'s.
+  void choose_chips(double context_tokens);
+  // What choose_chips does to the assumptions, for a command that chooses replicas itself (one
+  // per variant): the cap listed when not given, the scenario's assumed inference.chips gone.
+  void note_replica_choice();
+  // "chosen" or "given", beside the replica size in text output.
+  std::string_view replica_source() const { return chips_given ? "given" : "chosen"; }
+  // The setup's field names: "--max-replica-nodes" from flags, "inference.max_replica_nodes".
+  std::string max_replica_nodes_name() const;
 };
 
 // The model, serving setup and price list of a scenario already read.
 ServingInputs serving_inputs(const Scenario& scenario);
 
-// The default replica of a model: the fewest whole nodes (the chip's node_chips, 8 when the
-// catalog gives none) whose HBM holds the weights twice over, leaving about half for caches.
+// The replica `plot`'s context-cost figures draw each model on: the fewest whole nodes (the
+// chip's node_chips, 8 when the catalog gives none) whose HBM holds the weights twice over,
+// leaving about half for caches. `roofline` and `pricing` choose theirs (choose_chips).
 double default_replica_chips(const Architecture& model, const ServingSetup& setup);
 std::string default_replica_text(const Hardware& chip);  // "the fewest whole 8-chip nodes ..."
 
-// "8 x h200 (fp8 weights, bf16 KV)"; mixed formats say so ("fp8 weights (routed experts 0.5
+// "8 x h200 (chosen; fp8 weights, bf16 KV)" ("given; " for given chips, nothing for a
+// scenario's assumed ones); mixed formats say so ("fp8 weights (routed experts 0.5
 // bytes per parameter), fp8 KV (RoPE dims bf16)").
 std::string describe_replica(const ServingInputs& inputs);
 

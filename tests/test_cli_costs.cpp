@@ -107,9 +107,17 @@ TEST_CASE("roofline --json prints B*, S*, $/Mtok in and out and their ratio", "[
   CHECK(json["output_input_ratio"].get<double>() ==
         Approx(json["usd_per_mtok_output"].get<double>() / json["usd_per_mtok_input"].get<double>())
             .epsilon(1e-12));
-  // 40 chips: 34 hold the 1.34TB of bf16 weights twice (80GB each); whole 8-chip nodes.
-  CHECK(json["chips"].get<double>() == 40);
+  // The replica, chosen: 200K is above S* (checked above), so decode is memory-bound at every
+  // batch and each token pays weights / B + KV; more HBM admits a larger batch and costs less,
+  // so the largest size tried wins, the default cap of 32 nodes of 8 H100s, full. The fewest
+  // nodes tried hold the 1.34TB of bf16 weights and one 14.05GB sequence: 1,356GB / 640GB per
+  // node, 3 nodes.
+  CHECK(json["chips"].get<double>() == 256);
+  CHECK(json["replica_source"] == "chosen");
+  CHECK(json["replica_nodes_considered"].front().get<double>() == 3);
+  CHECK(json["replica_nodes_considered"].back().get<double>() == 32);
   CHECK(json["batch_bound"] == "HBM full");
+  CHECK(json["binding"] == "HBM full");
 }
 
 TEST_CASE("roofline tables, assumptions and bad flags", "[cli][roofline]") {

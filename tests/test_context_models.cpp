@@ -19,25 +19,33 @@
 
 using namespace scaleopt;
 
-TEST_CASE("a default replica is made of whole nodes", "[roofline][cli]") {
-  // DeepSeek-V3 in bf16 on B200s: 2 x 1,342,052,808,704 bytes / 180GB = 14.9, 15 chips, so
-  // two 8-chip nodes, 16.
+TEST_CASE("a chosen replica is made of whole nodes", "[roofline][cli]") {
+  // DeepSeek-V3 in bf16 on B200s at 8K: the weights (1,342,052,808,704 bytes) and one
+  // sequence (8,000 x 70,272 bytes) need 1,342.6GB / 180GB = 7.46 chips, one 8-chip node, so
+  // the sizes tried are 1 to 32 nodes, each a multiple of 8 chips.
   const auto b200 = run_cli({"roofline", "--hardware", "b200", "--model", "deepseek-v3",
                              "--precision", "bf16", "--price", "$4/h", "--json"})
                         .json();
-  CHECK(b200["chips"].get<double>() == 16);
+  CHECK(std::fmod(b200["chips"].get<double>(), 8.0) == 0.0);
+  CHECK(b200["replica_node_chips"].get<double>() == 8);
+  CHECK(b200["replica_nodes_considered"].front().get<double>() == 1);
+  CHECK(b200["replica_nodes_considered"].size() == 32);
   CHECK_THAT(b200["assumptions"].dump(),
-             Catch::Contains("the fewest whole 8-chip nodes whose HBM holds the weights twice"));
-  // Llama 3 70B in bf16 on TPU v5p: 2 x 141.1GB / 95GB = 2.97, 3 chips; a v5p host has 4.
+             Catch::Contains("the cheapest per output token of whole 8-chip nodes"));
+  // Llama 3 70B in bf16 on TPU v5p, whose host has 4 chips: 141.1GB of weights and one 2.6GB
+  // sequence need 1.51 chips of 95GB, one host, and every size is a multiple of 4.
   const auto v5p = run_cli({"roofline", "--hardware", "tpu-v5p", "--model", "llama3-70b", "--price",
                             "$4/h", "--json"})
                        .json();
-  CHECK(v5p["chips"].get<double>() == 4);
+  CHECK(std::fmod(v5p["chips"].get<double>(), 4.0) == 0.0);
+  CHECK(v5p["replica_node_chips"].get<double>() == 4);
+  CHECK(v5p["replica_nodes_considered"].front().get<double>() == 1);
   // Given chips are used as given.
   const auto given = run_cli({"roofline", "--hardware", "b200", "--model", "deepseek-v3", "--price",
                               "$4/h", "--chips", "15", "--json"})
                          .json();
   CHECK(given["chips"].get<double>() == 15);
+  CHECK(given["replica_source"] == "given");
 }
 
 TEST_CASE("pricing curve marks the contexts a replica cannot hold", "[pricing][cli]") {
@@ -69,11 +77,17 @@ TEST_CASE("pricing curve marks the contexts a replica cannot hold", "[pricing][c
       {"pricing", "curve", "--hardware", "h100-sxm", "--model", "llama3-70b", "--chips", "4"});
   REQUIRE(table.status == 0);
   CHECK_THAT(table.out, Catch::Contains("does not fit"));
-  // On its default replica (8 chips, a whole node) every row fits.
+  // On a chosen replica every row fits: it is chosen at the longest context, 1M, where the
+  // weights and one sequence (141.1GB + 327.7GB) fit one node, and 1M is far above S* (about
+  // 1.5K tokens: 2N W / F = 470.8MB over 327.7KB of KV less the attention FLOPs' 8.9KB), so decode
+  // is memory-bound at any batch there and the cap's 32 nodes, whose HBM admits the largest batch,
+  // cost least per token.
   const auto whole =
       run_cli({"pricing", "curve", "--hardware", "h100-sxm", "--model", "llama3-70b", "--json"})
           .json();
-  CHECK(whole["chips"].get<double>() == 8);
+  CHECK(whole["chips"].get<double>() == 256);
+  CHECK(whole["replica_context"].get<double>() == 1e6);
+  CHECK(whole["replica_nodes_considered"].front().get<double>() == 1);
   for (const auto& point : whole["points"]) CHECK(point["status"] == "converged");
   // Weights that do not fit at all are still an error.
   CHECK(is_one_line_error(run_cli(

@@ -271,7 +271,9 @@ TEST_CASE("every command refuses an answer that overflowed, naming the input", "
       {{"pricing", "infer-kv", "--breakpoint", "1e-300", "--active-params", "100B",
         "--flop-per-byte", "600"},
        "--breakpoint = 1e-300"},
-      {{"pricing", "long-context", "--context", "1e300"}, "--context = 1e+300"},
+      // Given chips: the replica grows to hold the context, and the answer overflows (a chosen
+      // one refuses first, the context needing more nodes than the cap).
+      {{"pricing", "long-context", "--context", "1e300", "--chips", "8"}, "--context = 1e+300"},
       {{"pricing", "curve", gemini, "--set", "inference.usd_per_chip_hour=1e300"},
        "inference.usd_per_chip_hour = 1e+300"},
       // (A context of 1e-300 no longer overflows: a prompt is prefilled as at least one token.)

@@ -8,6 +8,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/problems/serving/replica_choice.hpp"
 
 namespace scaleopt {
 namespace {
@@ -173,20 +174,27 @@ double chips_for_one_sequence(const Architecture& model, const ServingSetup& set
 std::vector<LongContextRow> compare_long_context(const std::vector<AttentionVariant>& variants,
                                                  const ServingSetup& setup,
                                                  double reference_context, double long_context,
-                                                 std::string_view prefix) {
+                                                 std::string_view prefix,
+                                                 std::optional<double> max_replica_nodes) {
   std::vector<LongContextRow> rows;
   for (const AttentionVariant& variant : variants) {
     LongContextRow row;
     row.variant = variant;
     auto cost_at = [&](double context) {
       ServingSetup grown = setup;
-      grown.chips = chips_for_one_sequence(variant.architecture, setup, context);
+      std::optional<ReplicaChoice> choice;
+      if (max_replica_nodes) {
+        choice = choose_replica(variant.architecture, setup, context, *max_replica_nodes, prefix);
+        grown.chips = choice->chips;
+      } else {
+        grown.chips = chips_for_one_sequence(variant.architecture, setup, context);
+      }
       const Roofline r = make_roofline(variant.architecture, grown, prefix);
       row.kv_bytes_per_token = cached_bytes_per_token(r);
       ContextCost cost;
       cost.chips = grown.chips;
       cost.kv_bytes_per_sequence = cached_bytes_per_sequence(r, context);
-      cost.point.plan = plan_serving(r, grown, context, prefix);
+      cost.point.plan = choice ? choice->plan : plan_serving(r, grown, context, prefix);
       cost.point.output = output_cost_terms(r, cost.point.plan);
       return cost;
     };

@@ -6,6 +6,7 @@
 // DeepSeek-V4 (CSA and HCA layers with a sliding window). Each is served at a short and a
 // long context at its best batch, with the attention FLOPs counted when the setup asks.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +56,9 @@ std::vector<AttentionVariant> attention_variants(const Architecture& base,
                                                  const VariantOptions& options);
 
 struct ContextCost {
-  double chips = 0.0;  // replica used: the setup's, or more when one sequence needs them
+  // Replica used: chosen (choose_replica) when the chips were not given, else the setup's, or
+  // more when one sequence needs them.
+  double chips = 0.0;
   double kv_bytes_per_sequence = 0.0;  // what one sequence caches at this context
   CurvePoint point;                    // best batch and output cost terms
 };
@@ -72,10 +75,14 @@ struct LongContextRow {
 double chips_for_one_sequence(const Architecture& model, const ServingSetup& setup,
                               double context_tokens);
 
-// Every variant at both contexts. Throws InputError (named with `prefix`) for a bad setup.
+// Every variant at both contexts. With `max_replica_nodes` the replica of each variant at each
+// context is chosen (problems/serving/replica_choice.hpp) and setup.chips ignored; without it,
+// setup.chips grown by chips_for_one_sequence. Throws InputError (named with `prefix`) for a
+// bad setup.
 std::vector<LongContextRow> compare_long_context(const std::vector<AttentionVariant>& variants,
                                                  const ServingSetup& setup,
                                                  double reference_context, double long_context,
-                                                 std::string_view prefix);
+                                                 std::string_view prefix,
+                                                 std::optional<double> max_replica_nodes = {});
 
 }  // namespace scaleopt
