@@ -511,9 +511,7 @@ void PartialFile::keep(std::uint64_t bytes) {
 }
 
 void PartialFile::append(std::string_view text) {
-  if (const int error = write_all(fd_, text)) cannot_write(path_, error);
-  bytes_ += text.size();
-  start_writeback();
+  append(std::span<const std::string_view>(&text, 1));
 }
 
 void PartialFile::append(std::span<const std::string_view> pieces) {
