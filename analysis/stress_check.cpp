@@ -355,7 +355,7 @@ StressCheck check_rl_returns(const StressInstance& instance, const StressCheckOp
   const LifetimeCostModel& model = setup.model;
   // Feasible: a reachable target (the gain changes D, not what N must reach), or a budget that
   // pays for the cheapest plan there is (the smallest model, one token of pretraining and RL).
-  const bool at_loss = setup.kind != ProblemKind::max_quality;
+  const bool at_loss = !minimises_loss(setup.kind);
   const bool feasible = at_loss
                             ? reachable(instance.law, setup.target_loss)
                             : setup.min_params <= model.max_params &&
@@ -386,7 +386,7 @@ StressCheck check_data_limit(const StressInstance& instance, const StressCheckOp
   const SolvedBesideReference solved = solve_beside_reference(instance, options);
   const QuestionSetup& setup = solved.setup;
   const LifetimeCostModel& model = setup.model;
-  const bool at_loss = setup.kind != ProblemKind::max_quality;
+  const bool at_loss = !minimises_loss(setup.kind);
   bool feasible = false;
   if (at_loss) {
     const double largest_params = std::min(kLargestCount, model.max_params);

@@ -96,6 +96,7 @@ void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& ans
     answer.summary.kind = layout_.kind;
     answer.summary.rl_returns = layout_.rl_returns;
     answer.summary.data_limit = layout_.data_limit;
+    answer.summary.training_cap = layout_.training_cap;
     ++tally.invalid_input;
   }
 }

@@ -6,9 +6,20 @@
 #include <string>
 #include <string_view>
 
+#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 
 namespace scaleopt::cli {
+
+// Runs `read` and names `flag` in its error ("--hardware: unknown chip ...").
+template <class Read>
+auto flag_value(std::string_view flag, Read read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    throw field_error(std::string(flag), e.what());
+  }
+}
 
 // `text` parsed as `unit`; InputError "--params: cannot read '70X' ..." otherwise.
 double parse_flag(std::string_view flag, const std::string& text, Unit unit);

@@ -17,16 +17,6 @@ namespace {
 
 constexpr double kDefaultContextTokens = 8000.0;  // "8K": counts are decimal
 
-// Runs `read` and names `flag` in its error.
-template <class Read>
-auto flag_value(std::string_view flag, Read read) {
-  try {
-    return read();
-  } catch (const InputError& e) {
-    throw field_error(std::string(flag), e.what());
-  }
-}
-
 // `text` as `unit`, within `range`; checked here so that the error names the flag as typed
 // (the setup's own check would name its field, usd_per_chip_hour for --price).
 double flag_in_range(std::string_view flag, const std::string& text, Unit unit,

@@ -5,6 +5,7 @@
 namespace scaleopt {
 
 inline constexpr double kSecondsPerHour = 3600.0;
+inline constexpr double kSecondsPerDay = 86400.0;
 
 struct ComputeCost {
   double flops = 0.0;       // model FLOPs (what the model computes, not what the chips could)

@@ -37,7 +37,7 @@ PretrainingCost pretraining_cost(const Architecture& architecture, const Trainin
   const double flops = result.matmul_flops + result.attention_flops;
   const double price = training.tokens > 0.0 ? training.price_per_chip_hour("training") : 0.0;
   result.cost = cost_at_utilization(flops, training.chip.peak_flop_per_second(training.precision),
-                                    training.mfu, price);
+                                    training.mfu * training.goodput, price);
   if (training.cluster_chips > 0.0) {
     result.wall_clock_seconds = result.cost.chip_hours * kSecondsPerHour / training.cluster_chips;
   }

@@ -37,6 +37,10 @@ std::string_view null_when(const AnswerField& field) {
       return "not cross-checked (the fast path, a closed form, no reference)";
     case AnswerFieldGroup::data_limit:
       return "no plan; not applicable to the question (the reason says)";
+    case AnswerFieldGroup::training:
+      return "no plan; neither training.chips nor training.deadline given";
+    case AnswerFieldGroup::training_cap:
+      return "no plan; not applicable to the question (the reason says)";
     case AnswerFieldGroup::text:
       return "";
   }
@@ -56,6 +60,9 @@ std::string answer_fields_markdown() {
             (field.presence == AnswerFieldPresence::rl_returns ? " (with `[rl.returns]` only)"
              : field.presence == AnswerFieldPresence::data_limit
                  ? " (with `data.unique_tokens` or `problem.max_pretrain_tokens` only)"
+             : field.presence == AnswerFieldPresence::training_cap
+                 ? " (with `training.deadline` on given or capped chips, or "
+                   "best-at-pretraining-budget, only)"
                  : "") +
             " | " + std::string(null_when(field)) + " |\n";
   }

@@ -42,12 +42,11 @@ std::string data_limit_reason(const AnswerField& field, const QuestionAnswer& an
     return answer.data_limit->unlimited_message;
   }
   if (key == "data_limit_loss") {
-    return layout.kind == ProblemKind::max_quality
-               ? "no answer: " + answer.plan.solve.message
-               : "a cost question: the limit's price is data_limit_cost";
+    return minimises_loss(layout.kind) ? "no answer: " + answer.plan.solve.message
+                                       : "a cost question: the limit's price is data_limit_cost";
   }
   if (key == "data_limit_cost") {
-    if (layout.kind == ProblemKind::max_quality) {
+    if (minimises_loss(layout.kind)) {
       return "a loss question: the limit's price is data_limit_loss";
     }
     if (answer.path == SolvePath::closed_form) {
@@ -85,6 +84,20 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
       return "not cross-checked";
     case AnswerFieldGroup::data_limit:
       return data_limit_reason(field, answer, layout);
+    case AnswerFieldGroup::training:
+      if (solve.status == Status::converged) {
+        return "the chips are free and no deadline is given: give training.chips (the wall "
+               "time) or training.deadline (the chips it needs)";
+      }
+      break;
+    case AnswerFieldGroup::training_cap:
+      if (solve.status == Status::converged) {
+        return field.key == "pretraining_budget_value"
+                   ? "not a best-at-pretraining-budget question"
+                   : "no deadline constrains the chips (training.deadline with training.chips "
+                     "or training.max_chips)";
+      }
+      break;
     default:
       break;
   }
@@ -181,6 +194,9 @@ std::string title_of(const QuestionSolution& s, const Scenario& scenario) {
       return "Equal-cost heuristic (the talk) beside its true optimum at the same loss";
     case ProblemKind::max_quality:
       return "Best model the lifetime budget buys (" + scenario.file + ")";
+    case ProblemKind::best_at_pretraining_budget:
+      return "Best model the pretraining budget buys, its lifetime costed beside it (" +
+             scenario.file + ")";
   }
   return "";
 }
@@ -261,13 +277,37 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
              format_quantity(c.inference.gpu_hours, Unit::count) + ")";
     });
   }
-  if (priced && scenario.training.cluster_chips > 0.0) {
-    const double chips = scenario.training.cluster_chips;
-    row("pretraining wall-clock", [chips](const QuestionAnswer& a) {
-      return format_quantity(a.plan.cost.pretrain.gpu_hours / chips * kSecondsPerHour,
-                             Unit::seconds) +
-             " on " + format_quantity(chips, Unit::count) + " " + "chips";
+  if (std::any_of(answers.begin(), answers.end(),
+                  [](const QuestionAnswer* a) { return std::isfinite(a->training.chips); })) {
+    row("pretraining run", [](const QuestionAnswer& a) {
+      if (!std::isfinite(a.training.chips)) return std::string("-");
+      return format_quantity(a.training.days * kSecondsPerDay, Unit::seconds) + " on " +
+             format_quantity(a.training.chips, Unit::count) + " chips (" + a.training.chips_source +
+             ")";
     });
+  }
+  if (std::any_of(answers.begin(), answers.end(),
+                  [](const QuestionAnswer* a) { return a->training.capped; })) {
+    const bool loss = minimises_loss(scenario.problem.kind);
+    const std::string per = loss ? "nats" : std::string(to_string(unit));
+    row("pretraining cap", [](const QuestionAnswer& a) {
+      if (!a.training.capped) return std::string("-");
+      return a.training.cap_description;
+    });
+    row("a day of schedule", [per](const QuestionAnswer& a) {
+      const double value = a.training.deadline_value_per_day;
+      if (!std::isfinite(value)) return std::string("-");
+      if (value == 0.0) return std::string("0: the deadline does not bind");
+      return format_scientific(value, 4) + " " + per + " per day (the deadline binds)";
+    });
+    if (scenario.problem.kind == ProblemKind::best_at_pretraining_budget) {
+      row("a unit of budget", [unit](const QuestionAnswer& a) {
+        const double value = a.training.budget_value;
+        if (!std::isfinite(value)) return std::string("-");
+        return format_scientific(value, 4) + " nats per " +
+               (unit == CostUnit::usd ? std::string("dollar") : std::string("GPU-hour"));
+      });
+    }
   }
   if (priced && scenario.demand.duration_seconds && *scenario.demand.duration_seconds > 0.0) {
     const double hours = *scenario.demand.duration_seconds / kSecondsPerHour;
@@ -345,7 +385,7 @@ DecodeConsistency decode_consistency(const Scenario& scenario, const QuestionSol
 
 Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionSolution& s) {
   const AnswerLayout layout{s.kind, s.answer.rl_returns.has_value(),
-                            s.answer.data_limit.has_value()};
+                            s.answer.data_limit.has_value(), s.answer.training.capped};
   Json unavailable = Json::object();
   Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {

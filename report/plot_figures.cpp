@@ -127,7 +127,7 @@ plots::Figure isoloss_of(const Scenario& scenario, const QuestionSolution& solut
   text.assumptions = lifecycle_assumptions(scenario, solution);
   text.unit = solution.unit;
   text.target_loss = solution.target_loss;
-  if (solution.kind == ProblemKind::max_quality) text.target_note = "the best the budget buys";
+  if (minimises_loss(solution.kind)) text.target_note = "the best the budget buys";
   if (solution.kind == ProblemKind::equal_cost) text.target_note = "the heuristic's";
   const CostUnit unit = solution.unit;
   text.optimum_cost = in_unit(unit, best.plan.cost.total());

@@ -156,6 +156,9 @@ bool enters_problem(const Scenario& scenario, std::string_view path) {
   if (any_prefix({"problem.budget", "problem.fleet", "problem.min_params"})) {
     return kind == ProblemKind::max_quality;
   }
+  if (any_prefix({"problem.pretraining_budget"})) {
+    return kind == ProblemKind::best_at_pretraining_budget;
+  }
   if (any_prefix({"problem.target"})) {
     return kind == ProblemKind::min_lifetime_flops || kind == ProblemKind::min_lifetime_cost;
   }

@@ -93,6 +93,7 @@ bool whole_number_key(std::string_view path) {
                                                 "architecture.output_groups",
                                                 "architecture.output_latent_dim",
                                                 "training.chips",
+                                                "training.max_chips",
                                                 "inference.chips",
                                                 "inference.max_replica_nodes",
                                                 "inference.batch",
@@ -353,12 +354,33 @@ std::vector<ScenarioKey> make_keys() {
           [](Scenario& s, double v) { s.training.mfu = v; }),
       number(
           "training.chips", Unit::count, kNonNegative, "none (no wall-clock)", false,
-          "Chips training at once, for the wall-clock time",
+          "Chips training at once: the wall-clock time, and with training.deadline the best "
+          "model this cluster trains by then",
           [](const Scenario& s) {
             return s.training.cluster_chips > 0.0 ? std::optional<double>(s.training.cluster_chips)
                                                   : std::nullopt;
           },
           [](Scenario& s, double v) { s.training.cluster_chips = v; }),
+      number(
+          "training.max_chips", Unit::count, kAtLeastOne, "none (the chips are free)", false,
+          "The most chips the pretraining run may use (not with training.chips): with "
+          "training.deadline, the deadline constrains the model at this many chips",
+          [](const Scenario& s) { return s.training.max_chips; },
+          [](Scenario& s, double v) { s.training.max_chips = v; }),
+      number(
+          "training.deadline", Unit::seconds, kPositive, "none (no deadline)", false,
+          "Wall time the pretraining run must fit in, 6 N D / (chips peak MFU goodput) <= "
+          "deadline: a constraint with the chips given or capped; with the chips free the "
+          "answer gives the chips it needs",
+          [](const Scenario& s) { return s.training.deadline_seconds; },
+          [](Scenario& s, double v) { s.training.deadline_seconds = v; }),
+      number(
+          "training.goodput", Unit::number, kEfficiency, "1", true,
+          "Fraction of the paid wall time doing useful steps (Llama 3 405B: >90% through 466 "
+          "interruptions); raises the chip-hours paid and the wall time. Not below 1 with an "
+          "MFU implied by published GPU-hours, which already counts the losses",
+          [](const Scenario& s) { return std::optional<double>(s.training.goodput); },
+          [](Scenario& s, double v) { s.training.goodput = v; }),
       number(
           "training.context", Unit::count, kPositive, "none (no attention FLOPs)", false,
           "Training sequence length: adds 3 x 2 n_layers n_ctx d_attn FLOPs per token",
@@ -571,7 +593,8 @@ std::vector<ScenarioKey> make_keys() {
 
       // [problem]: what `scaleopt solve` answers
       text("problem.kind", "none (required by solve)", false,
-           "min-lifetime-flops, min-lifetime-cost, equal-cost or max-quality (docs/model.md)",
+           "min-lifetime-flops, min-lifetime-cost, equal-cost, max-quality or "
+           "best-at-pretraining-budget (docs/model.md)",
            [](Scenario& s, const std::string& v, const KeyContext&) {
              s.problem.kind = parse_problem_kind(v);
              s.problem_given = true;
@@ -639,6 +662,18 @@ std::vector<ScenarioKey> make_keys() {
           "max-quality: how long the fleet is available",
           [](const Scenario& s) { return s.problem.fleet_seconds; },
           [](Scenario& s, double v) { s.problem.fleet_seconds = v; }),
+      number(
+          "problem.pretraining_budget_usd", Unit::usd, kPositive, "none", false,
+          "best-at-pretraining-budget: dollars for pretraining alone (not max-quality's "
+          "lifetime budget_usd), converted to FLOPs at the training chip's price, peak, MFU "
+          "and goodput",
+          [](const Scenario& s) { return s.problem.pretraining_budget_usd; },
+          [](Scenario& s, double v) { s.problem.pretraining_budget_usd = v; }),
+      number(
+          "problem.pretraining_budget_gpu_hours", Unit::count, kPositive, "none", false,
+          "best-at-pretraining-budget: accelerator-hours for pretraining alone",
+          [](const Scenario& s) { return s.problem.pretraining_budget_gpu_hours; },
+          [](Scenario& s, double v) { s.problem.pretraining_budget_gpu_hours = v; }),
       number(
           "problem.min_params", Unit::count, kAtLeastOne, "10M", false,
           "max-quality: smallest model considered (the laws were fitted on 44M and up)",

@@ -1,6 +1,7 @@
 #include "scaleopt/scenario/toml_reading.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -46,6 +47,43 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// The dotted key a TOML line sets ("problem.budget_usd" for "budget_usd = 1e400" under
+// [problem]), so that a value the parser rejects names its field; empty where the line holds no
+// plain "key = value" (the text is a stranger's: only bare keys are named, at most 200 bytes).
+std::string key_at_line(std::string_view text, std::size_t line) {
+  const auto bare = [](std::string_view key) {
+    return !key.empty() && key.size() <= 200 && std::all_of(key.begin(), key.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+  };
+  const auto trimmed = [](std::string_view s) {
+    const std::size_t first = s.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return std::string_view();
+    return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+  };
+  std::string table;
+  std::size_t number = 1;
+  for (std::size_t start = 0; start <= text.size() && number <= line; ++number) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view content = trimmed(text.substr(start, end - start));
+    start = end + 1;
+    if (content.starts_with('[')) {
+      const std::string_view header = trimmed(content.substr(
+          content.find_first_not_of('['), content.find(']') - content.find_first_not_of('[')));
+      table = bare(header) ? std::string(header) : std::string();
+      continue;
+    }
+    if (number != line) continue;
+    const std::size_t equals = content.find('=');
+    if (equals == std::string_view::npos) return {};
+    const std::string_view key = trimmed(content.substr(0, equals));
+    if (!bare(key)) return {};
+    return table.empty() ? std::string(key) : table + "." + std::string(key);
+  }
+  return {};
+}
+
 TomlDocument parse(std::string_view text, const std::string& name) {
   // toml++ recurses once per part of a dotted key: bounded first, or a deep key overflows the
   // stack.
@@ -54,8 +92,10 @@ TomlDocument parse(std::string_view text, const std::string& name) {
     return {toml::parse(text, name), name};
   } catch (const toml::parse_error& e) {
     std::ostringstream message;
-    message << name << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
-            << e.description();
+    message << name << ":" << e.source().begin.line << ":" << e.source().begin.column << ": ";
+    const std::string key = key_at_line(text, e.source().begin.line);
+    if (!key.empty()) message << key << ": ";
+    message << e.description();
     throw InputError(message.str());
   }
 }

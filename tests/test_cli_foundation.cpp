@@ -97,7 +97,7 @@ TEST_CASE("bad input: one line on stderr, exit 2, nothing on stdout", "[cli]") {
       {{"optimal", "--loss", "1.5", "--law", "sardana2024"},
        "at or below the irreducible loss E = 1.69"},
       {{"optimal", "--loss", "1.69", "--law", "sardana2024"}, "lowest reachable loss"},
-      {{"optimal"}, "give exactly one of --compute, --params or --loss"},
+      {{"optimal"}, "give exactly one of --compute, --budget-usd, --gpu-hours, --params or --loss"},
       {{"optimal", "--compute", "1e24", "--params", "70B"}, "give exactly one of"},
       {{"optimal", "--compute", "1e24", "--alpha", "-0.3"}, "--alpha: must be positive"},
       {{"optimal", "--compute", "1e24", "--tokens-per-param", "0"},

@@ -62,7 +62,7 @@ TEST_CASE("defaults that are assumptions are listed, for the tables a file has",
 TEST_CASE("bad scenarios name the file, line and key", "[scenario]") {
   CHECK(error_of("[training]\ntokens = \"1T\"\nmfoo = 0.4\n") ==
         "s.toml:3: training.mfoo: unknown key (did you mean 'mfu'?); known keys: hardware, "
-        "precision, tokens, mfu, chips, context, usd_per_chip_hour");
+        "precision, tokens, mfu, chips, max_chips, deadline, goodput, context, usd_per_chip_hour");
   CHECK(error_of("[trainning]\ntokens = 1\n") ==
         "s.toml:1: trainning: unknown key (did you mean 'training'?); known keys: law, "
         "architecture, training, inference, rl, problem, data, pricing, hardware, uncertainty");

@@ -95,12 +95,30 @@ double MaxPretrainTokensConstraint::value(const LifecycleTerms& terms, std::span
   return x[d] - log_max_;
 }
 
+double PretrainingComputeConstraint::value(const LifecycleTerms& terms, std::span<const double> x,
+                                           std::span<double> gradient) const {
+  // 6 N D in log space: linear, so the constraint's gradient is exact everywhere.
+  const std::size_t n = terms.layout.at(DecisionVariable::params);
+  const std::size_t d = terms.layout.at(DecisionVariable::pretrain_tokens);
+  if (!gradient.empty()) {
+    for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = i == n || i == d ? 1.0 : 0.0;
+  }
+  return std::log(6.0) + x[n] + x[d] - log_max_;
+}
+
 LifecycleQuestion LifecycleQuestion::at_target_loss(double target_loss) {
   return {LifecycleObjective::cost, {std::make_shared<TargetLossConstraint>(target_loss)}};
 }
 
 LifecycleQuestion LifecycleQuestion::within_budget(double budget) {
   return {LifecycleObjective::loss, {std::make_shared<BudgetConstraint>(budget)}};
+}
+
+LifecycleQuestion LifecycleQuestion::within_pretraining_compute(double max_flops,
+                                                                std::string description) {
+  return {LifecycleObjective::loss,
+          {std::make_shared<PretrainingComputeConstraint>(max_flops, "pretraining_budget",
+                                                          std::move(description))}};
 }
 
 const TargetLossConstraint* LifecycleQuestion::target() const {
@@ -120,6 +138,37 @@ const MaxPretrainTokensConstraint* LifecycleQuestion::token_cap() const {
     }
   }
   return nullptr;
+}
+
+const PretrainingComputeConstraint* LifecycleQuestion::pretraining_budget() const {
+  if (constraints.empty()) return nullptr;
+  const auto* cap = dynamic_cast<const PretrainingComputeConstraint*>(constraints.front().get());
+  return cap && cap->name() == "pretraining_budget" ? cap : nullptr;
+}
+
+const PretrainingComputeConstraint* LifecycleQuestion::tightest_compute_cap() const {
+  const PretrainingComputeConstraint* tightest = nullptr;
+  for (const auto& constraint : constraints) {
+    const auto* cap = dynamic_cast<const PretrainingComputeConstraint*>(constraint.get());
+    if (cap && (!tightest || cap->max_flops() < tightest->max_flops())) tightest = cap;
+  }
+  return tightest;
+}
+
+int LifecycleQuestion::inequality_index(std::string_view name) const {
+  int index = 0;
+  for (const auto& constraint : constraints) {
+    if (constraint->sense() != ConstraintTerm::Sense::at_most) continue;
+    if (constraint->name() == name) return index;
+    ++index;
+  }
+  return -1;
+}
+
+LifecycleQuestion& LifecycleQuestion::with_deadline(double max_flops, std::string description) {
+  constraints.push_back(std::make_shared<PretrainingComputeConstraint>(max_flops, "deadline",
+                                                                       std::move(description)));
+  return *this;
 }
 
 LifecycleQuestion& LifecycleQuestion::with_token_cap(double max_pretrain_tokens) {
@@ -172,6 +221,18 @@ std::vector<double> LifecycleProblem::start() const {
         std::clamp(0.5 * (std::log(budget->budget()) - std::log(share_factor * per_param_token)),
                    std::log(terms_.min_params), upper_log_params);
     log_effective_tokens = log_params + std::log(20.0);
+  } else if (const PretrainingComputeConstraint* compute = question_.pretraining_budget()) {
+    // The Chinchilla point of the budget's FLOPs (Hoffmann et al. 2022, Eq. 4).
+    const auto frontier =
+        compute_optimal_allocation(coefficients_of<double>(law), compute->max_flops());
+    log_params =
+        std::clamp(std::log(frontier.params), std::log(terms_.min_params), upper_log_params);
+    log_effective_tokens = std::log(compute->max_flops() / 6.0) - log_params;
+  }
+  // Within a cap on the FLOPs: the start's tokens cut to what the cap allows at its N.
+  if (const PretrainingComputeConstraint* cap = question_.tightest_compute_cap()) {
+    log_effective_tokens =
+        std::min(log_effective_tokens, std::log(cap->max_flops() / 6.0) - log_params);
   }
   // Within a cap on the tokens (the plain law's tokens at the target exceed any the cap allows
   // when the cap binds: the start is then feasible in D, and the loss constraint pulls N up).

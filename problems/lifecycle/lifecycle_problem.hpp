@@ -14,6 +14,7 @@
 #include <cmath>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -114,6 +115,34 @@ class MaxPretrainTokensConstraint final : public ConstraintTerm {
   double log_max_;
 };
 
+// ln(6 N D) - ln C_max <= 0: a cap on the pretraining FLOPs. It is a pretraining budget (the
+// dollars or chip-hours of best-at-pretraining-budget at the training setup's FLOP rate, named
+// "pretraining_budget") or what the training chips compute by training.deadline ("deadline").
+// Its multiplier mu is d(objective*) / d ln C_max with the sign reversed: what the objective
+// gains when the cap, and so the budget or the schedule, grows by a factor e.
+class PretrainingComputeConstraint final : public ConstraintTerm {
+ public:
+  // `description` says what sets the cap, for messages ("training.deadline = 90d on 16,384
+  // chips").
+  PretrainingComputeConstraint(double max_flops, std::string_view name, std::string description)
+      : max_flops_(max_flops),
+        log_max_(std::log(max_flops)),
+        name_(name),
+        description_(std::move(description)) {}
+  Sense sense() const override { return Sense::at_most; }
+  std::string_view name() const override { return name_; }
+  double value(const LifecycleTerms& terms, std::span<const double> x,
+               std::span<double> gradient) const override;
+  double max_flops() const { return max_flops_; }
+  const std::string& description() const { return description_; }
+
+ private:
+  double max_flops_;
+  double log_max_;
+  std::string_view name_;
+  std::string description_;
+};
+
 enum class LifecycleObjective {
   cost,  // ln cost in the terms' unit
   loss,  // the loss itself
@@ -129,13 +158,25 @@ struct LifecycleQuestion {
   // The cheapest plan at `target_loss`, the best loss within `budget`.
   static LifecycleQuestion at_target_loss(double target_loss);
   static LifecycleQuestion within_budget(double budget);
+  // The lowest loss whose pretraining fits `max_flops` (a pretraining budget as FLOPs).
+  static LifecycleQuestion within_pretraining_compute(double max_flops, std::string description);
   // The question's own constraint, as its type, or null.
   const TargetLossConstraint* target() const;
   const BudgetConstraint* budget() const;
   // The cap on pretraining tokens among the constraints, or null.
   const MaxPretrainTokensConstraint* token_cap() const;
+  // The question's own pretraining budget (within_pretraining_compute), or null.
+  const PretrainingComputeConstraint* pretraining_budget() const;
+  // The tightest cap on the pretraining FLOPs among the constraints (the pretraining budget or
+  // the deadline's), or null.
+  const PretrainingComputeConstraint* tightest_compute_cap() const;
+  // The position among the inequalities (the order of SolveResult::inequality_multipliers) of
+  // the constraint called `name`, or -1.
+  int inequality_index(std::string_view name) const;
   // Adds the cap D <= max_pretrain_tokens.
   LifecycleQuestion& with_token_cap(double max_pretrain_tokens);
+  // Adds the cap 6 N D <= max_flops, called "deadline".
+  LifecycleQuestion& with_deadline(double max_flops, std::string description);
 };
 
 class LifecycleProblem final : public Problem {

@@ -10,6 +10,7 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
+#include "scaleopt/problems/compute_cap/compute_capped_reduction.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/data_limit/data_limit_reduction.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
@@ -92,6 +93,9 @@ std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
   const LossLaw& law = terms.loss.law();
   LifetimePlan plan;
   plan.unit = terms.unit;
+  // A pretraining budget buys some plan whenever it buys one token of a one-parameter model:
+  // the search's bounds and the reference say when it does not.
+  if (question.pretraining_budget()) return std::nullopt;
   if (const TargetLossConstraint* target = question.target()) {
     // The transforms change D, not what N alone must reach: the targets without them.
     if (infeasible_at_loss(law, target->target_loss(), terms.cost, plan)) {
@@ -101,6 +105,23 @@ std::optional<LifetimePlan> infeasibility(const LifecycleTerms& terms,
       plan.solve.status = Status::infeasible;
       plan.solve.message = *floor;
       return infeasible_plan(terms, plan);
+    }
+    // No plan within the cap on the pretraining FLOPs reaches a target at or below the loss of
+    // the cap's Chinchilla point (the floor of the plain law; transforms only raise it).
+    if (const PretrainingComputeConstraint* cap = question.tightest_compute_cap()) {
+      const double floor = lowest_loss_at_compute(law, cap->max_flops());
+      if (target->target_loss() <= floor) {
+        std::ostringstream message;
+        message.precision(10);
+        message << "target loss " << target->target_loss() << " is at or below the lowest loss "
+                << floor << " reachable within " << cap->description() << " ("
+                << format_scientific(cap->max_flops(), 4)
+                << " pretraining FLOPs): ask for a higher loss, more chips or more time";
+        plan.solve.status = Status::infeasible;
+        plan.solve.message = message.str();
+        plan.loss = law.E;
+        return infeasible_plan(terms, plan);
+      }
     }
     return std::nullopt;
   }
@@ -118,9 +139,43 @@ double ratio_gap(double value, double reference) {
 
 }  // namespace
 
+namespace {
+
+// The reference of a question with its pretraining FLOPs capped (problems/compute_cap/): the
+// plain law, and a token cap only beside a pretraining budget.
+LifetimePlan compute_capped_reference(const LifecycleTerms& terms,
+                                      const LifecycleQuestion& question,
+                                      const PretrainingComputeConstraint& cap) {
+  const MaxPretrainTokensConstraint* tokens = question.token_cap();
+  if (terms.loss.has_transforms() || (tokens && !question.pretraining_budget())) {
+    return no_reference(terms.unit,
+                        "no independent reduction for a capped pretraining compute with "
+                        "these terms (repeated data, RL chosen, or a token cap beside a "
+                        "deadline)");
+  }
+  const LossLaw& law = terms.loss.law();
+  if (question.pretraining_budget()) {
+    return loss_at_compute_cap_reduced(
+        law, terms.cost, terms.unit, cap.max_flops(),
+        tokens ? std::optional<double>(tokens->max_pretrain_tokens()) : std::nullopt,
+        terms.min_params);
+  }
+  if (const TargetLossConstraint* target = question.target()) {
+    return cost_at_loss_compute_capped_reduced(law, target->target_loss(), terms.cost, terms.unit,
+                                               cap.max_flops());
+  }
+  return loss_within_budget_compute_capped_reduced(
+      law, terms.cost, terms.unit, question.budget()->budget(), cap.max_flops(), terms.min_params);
+}
+
+}  // namespace
+
 LifetimePlan lifecycle_reference(const LifecycleTerms& terms, const LifecycleQuestion& question) {
   const TargetLossConstraint* target = question.target();
   const BudgetConstraint* budget = question.budget();
+  if (const PretrainingComputeConstraint* cap = question.tightest_compute_cap()) {
+    return compute_capped_reference(terms, question, *cap);
+  }
   // Repeated data or a cap on the tokens (without RL chosen): the reduction of
   // problems/data_limit/.
   const MaxPretrainTokensConstraint* cap = question.token_cap();
@@ -169,6 +224,10 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
       return *infeasible;
     }
     reference = lifecycle_reference(terms, question);
+    // The compute-capped reductions decide feasibility too (problems/compute_cap/).
+    if (question.tightest_compute_cap() && reference.solve.status == Status::infeasible) {
+      return infeasible_plan(terms, reference);
+    }
   }
   const LifecycleProblem problem(terms, question);
   SolveResult solve = minimize_with_restart(problem, reference, options);

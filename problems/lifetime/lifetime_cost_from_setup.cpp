@@ -133,7 +133,10 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
 
   LifetimeCostModel model;
   const double train_peak = inputs.training.chip.peak_flop_per_second(inputs.training.precision);
-  model.pretrain_gpu_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * inputs.training.mfu);
+  // Goodput below 1 pays for wall time without useful steps: pretraining's hours only (RL's
+  // MFU is its own, rl.mfu).
+  model.pretrain_gpu_hours_per_flop =
+      1.0 / (kSecondsPerHour * inputs.training.effective_flop_per_second());
   const double train_usd_per_hour =
       with_prices ? inputs.training.price_per_chip_hour("training") : 0.0;
   model.pretrain_usd_per_gpu_hour = train_usd_per_hour;

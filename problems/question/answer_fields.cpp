@@ -190,6 +190,27 @@ constexpr std::array kAnswerFields{
         "the cap's KKT multiplier: what one more token of data is worth, in the question's "
         "unit per token (nats per token for max-quality); 0 when the cap does not bind",
         Presence::data_limit),
+    number_field(
+        "training_chips", "chips", Group::training,
+        [](const AnswerSummary& a, const Layout&) { return a.training_chips; },
+        "the pretraining chips: training.chips, or what training.deadline needs in whole nodes "
+        "(at most training.max_chips)"),
+    number_field(
+        "training_days", "days", Group::training,
+        [](const AnswerSummary& a, const Layout&) { return a.training_days; },
+        "the pretraining wall time on training_chips, at peak * MFU * goodput"),
+    number_field(
+        "deadline_value_per_day", "the objective's unit per day", Group::training_cap,
+        [](const AnswerSummary& a, const Layout&) { return a.deadline_value_per_day; },
+        "the deadline's KKT multiplier: what one more day of schedule is worth, in the "
+        "question's unit per day (nats per day for a loss question); 0 when it does not bind",
+        Presence::training_cap),
+    number_field(
+        "pretraining_budget_value", "nats per unit of budget", Group::training_cap,
+        [](const AnswerSummary& a, const Layout&) { return a.pretraining_budget_value; },
+        "best-at-pretraining-budget: the loss one more dollar (or accelerator-hour) of "
+        "pretraining budget takes off; 0 when the budget does not bind",
+        Presence::training_cap),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),
@@ -226,37 +247,45 @@ std::span<const AnswerField> answer_fields() {
 namespace {
 
 // The fields of a CSV row for each combination of the optional groups, made at compile time.
-template <bool RlReturns, bool DataLimit>
+template <bool RlReturns, bool DataLimit, bool TrainingCap>
 constexpr bool in_row(const AnswerField& field) {
-  const AnswerLayout layout{ProblemKind::min_lifetime_cost, RlReturns, DataLimit};
+  const AnswerLayout layout{ProblemKind::min_lifetime_cost, RlReturns, DataLimit, TrainingCap};
   return field.in_csv() && layout.has(field.presence);
 }
-template <bool RlReturns, bool DataLimit>
+template <bool RlReturns, bool DataLimit, bool TrainingCap>
 constexpr std::size_t row_field_count() {
   std::size_t count = 0;
-  for (const AnswerField& field : kAnswerFields) count += in_row<RlReturns, DataLimit>(field);
+  for (const AnswerField& field : kAnswerFields) {
+    count += in_row<RlReturns, DataLimit, TrainingCap>(field);
+  }
   return count;
 }
-template <bool RlReturns, bool DataLimit>
+template <bool RlReturns, bool DataLimit, bool TrainingCap>
 constexpr auto row_fields() {
-  std::array<const AnswerField*, row_field_count<RlReturns, DataLimit>()> fields{};
+  std::array<const AnswerField*, row_field_count<RlReturns, DataLimit, TrainingCap>()> fields{};
   std::size_t next = 0;
   for (const AnswerField& field : kAnswerFields) {
-    if (in_row<RlReturns, DataLimit>(field)) fields[next++] = &field;
+    if (in_row<RlReturns, DataLimit, TrainingCap>(field)) fields[next++] = &field;
   }
   return fields;
 }
-constexpr auto kRowFields = row_fields<false, false>();
-constexpr auto kRowFieldsRl = row_fields<true, false>();
-constexpr auto kRowFieldsData = row_fields<false, true>();
-constexpr auto kRowFieldsRlData = row_fields<true, true>();
+using Fields = std::span<const AnswerField* const>;
+template <bool TrainingCap>
+struct RowFieldLists {
+  static constexpr auto plain = row_fields<false, false, TrainingCap>();
+  static constexpr auto rl = row_fields<true, false, TrainingCap>();
+  static constexpr auto data = row_fields<false, true, TrainingCap>();
+  static constexpr auto rl_data = row_fields<true, true, TrainingCap>();
+  static Fields of(const AnswerLayout& layout) {
+    if (layout.rl_returns) return layout.data_limit ? Fields(rl_data) : Fields(rl);
+    return layout.data_limit ? Fields(data) : Fields(plain);
+  }
+};
 
 }  // namespace
 
 std::span<const AnswerField* const> csv_fields(const AnswerLayout& layout) {
-  using Fields = std::span<const AnswerField* const>;
-  if (layout.rl_returns) return layout.data_limit ? Fields(kRowFieldsRlData) : Fields(kRowFieldsRl);
-  return layout.data_limit ? Fields(kRowFieldsData) : Fields(kRowFields);
+  return layout.training_cap ? RowFieldLists<true>::of(layout) : RowFieldLists<false>::of(layout);
 }
 
 std::span<const SolutionField> solution_fields() {
@@ -264,7 +293,7 @@ std::span<const SolutionField> solution_fields() {
 }
 
 AnswerLayout answer_layout(const QuestionSetup& setup) {
-  return {setup.kind, setup.chooses_rl_tokens(), setup.limits_data()};
+  return {setup.kind, setup.chooses_rl_tokens(), setup.limits_data(), setup.caps_training()};
 }
 
 }  // namespace scaleopt

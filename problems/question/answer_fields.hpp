@@ -28,8 +28,10 @@ enum class AnswerFieldKind : unsigned char {
 // Which answers have the field.
 enum class AnswerFieldPresence : unsigned char {
   always,
-  rl_returns,  // RL tokens chosen ([rl.returns])
-  data_limit,  // limited data (data.unique_tokens or problem.max_pretrain_tokens)
+  rl_returns,    // RL tokens chosen ([rl.returns])
+  data_limit,    // limited data (data.unique_tokens or problem.max_pretrain_tokens)
+  training_cap,  // the pretraining FLOPs capped (training.deadline on known chips, or
+                 // best-at-pretraining-budget)
 };
 
 // Why a number may not exist, for the reason given beside it.
@@ -42,6 +44,8 @@ enum class AnswerFieldGroup : unsigned char {
   chinchilla,     // the equal-quality Chinchilla-style model: none when it does not exist
   reference,      // the independent method's difference: none when there is none to compare with
   data_limit,     // what limited data does: each figure only where it applies (the reason says)
+  training,       // the pretraining run's chips and days: none when nothing sets them
+  training_cap,   // the multipliers of the caps on the pretraining FLOPs
   text,           // a text field
 };
 
@@ -51,6 +55,7 @@ struct AnswerLayout {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   bool rl_returns = false;
   bool data_limit = false;
+  bool training_cap = false;
   constexpr bool has(AnswerFieldPresence presence) const {
     switch (presence) {
       case AnswerFieldPresence::always:
@@ -59,6 +64,8 @@ struct AnswerLayout {
         return rl_returns;
       case AnswerFieldPresence::data_limit:
         return data_limit;
+      case AnswerFieldPresence::training_cap:
+        return training_cap;
     }
     return false;
   }

@@ -67,6 +67,9 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
         in_unit(setup.unit, a.cost.total()) /
         in_unit(setup.unit, cost_of(setup.model, chinchilla.params, chinchilla.tokens).total());
   }
+  const TrainingRunAnswer run = training_run_at(a.cost.pretrain.flops, setup);
+  a.training_chips = run.chips;
+  a.training_days = run.days;
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
   return a;
@@ -77,7 +80,11 @@ std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOpti
   const Accelerator accelerator =
       fast_path_for(setup.loss, setup.model, setup.unit, setup.max_pretrain_tokens.has_value())
           .accelerator;
-  if (accelerator == Accelerator::none) return std::nullopt;
+  // A pretraining budget or a deadline's cap on the FLOPs: an inequality no accelerator knows.
+  if (accelerator == Accelerator::none || setup.kind == ProblemKind::best_at_pretraining_budget ||
+      setup.deadline_max_flops) {
+    return std::nullopt;
+  }
   const bool roofline = accelerator == Accelerator::roofline_newton;
   const std::optional<LinearCost> cost = setup.model.linear(setup.unit);
   const LossLaw& law = setup.law();
@@ -94,6 +101,8 @@ std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOpti
                                                        setup.min_params)
                       : max_quality_at_budget_newton(law, *cost, setup.budget, setup.min_params);
       break;
+    case ProblemKind::best_at_pretraining_budget:
+      return std::nullopt;
   }
   // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
   accept_if_verified(plan, options);
@@ -220,7 +229,7 @@ std::optional<QuestionSolution> solve_question_fast_solution(const QuestionSetup
           1.0;
     }
   } else {
-    solution.target_loss = setup.kind == ProblemKind::max_quality ? plan.loss : setup.target_loss;
+    solution.target_loss = minimises_loss(setup.kind) ? plan.loss : setup.target_loss;
     solution.answer = full_answer(setup, plan);
     solution.answer.path = SolvePath::newton;
   }

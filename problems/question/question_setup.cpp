@@ -6,6 +6,7 @@
 #include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/training_budget.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_summary.hpp"
@@ -23,6 +24,8 @@ CostUnit unit_of(const ProblemSpec& spec) {
       return spec.shares_unit;
     case ProblemKind::max_quality:
       return spec.budget_usd ? CostUnit::usd : CostUnit::gpu_hours;
+    case ProblemKind::best_at_pretraining_budget:
+      return spec.pretraining_budget_usd ? CostUnit::usd : CostUnit::gpu_hours;
   }
   return CostUnit::usd;
 }
@@ -61,13 +64,14 @@ DataLimitAnswer data_limit_of(const LifetimePlan& plan, const QuestionSetup& set
                      .log_effective);
   }
   const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
-  if (setup.max_pretrain_tokens && plan.solve.converged() && !multipliers.empty()) {
-    // The cap is the last constraint: d objective* / d ln D_max = -mu.
-    const double mu = multipliers.back();
+  const int cap = setup.question().inequality_index("max_pretrain_tokens");
+  if (setup.max_pretrain_tokens && plan.solve.converged() && cap >= 0 &&
+      static_cast<std::size_t>(cap) < multipliers.size()) {
+    // d objective* / d ln D_max = -mu.
+    const double mu = multipliers[static_cast<std::size_t>(cap)];
     const double per_token = mu / *setup.max_pretrain_tokens;
-    limit.token_value = setup.kind == ProblemKind::max_quality
-                            ? per_token
-                            : per_token * in_unit(setup.unit, plan.cost.total());
+    limit.token_value =
+        minimises_loss(setup.kind) ? per_token : per_token * in_unit(setup.unit, plan.cost.total());
   }
   return limit;
 }
@@ -79,11 +83,79 @@ LifecycleTerms QuestionSetup::terms() const {
 }
 
 LifecycleQuestion QuestionSetup::question() const {
-  LifecycleQuestion q = kind == ProblemKind::max_quality
-                            ? LifecycleQuestion::within_budget(budget)
+  LifecycleQuestion q = kind == ProblemKind::max_quality ? LifecycleQuestion::within_budget(budget)
+                        : kind == ProblemKind::best_at_pretraining_budget
+                            ? LifecycleQuestion::within_pretraining_compute(
+                                  pretraining_budget_flops, pretraining_budget_description)
                             : LifecycleQuestion::at_target_loss(target_loss);
   if (max_pretrain_tokens) q.with_token_cap(*max_pretrain_tokens);
+  if (deadline_max_flops) q.with_deadline(*deadline_max_flops, deadline_description);
   return q;
+}
+
+namespace {
+
+// The multiplier of the inequality called `name` in a converged plan, or NaN.
+double multiplier_of(const LifetimePlan& plan, const QuestionSetup& setup, std::string_view name) {
+  const int index = setup.question().inequality_index(name);
+  const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
+  if (!plan.solve.converged() || index < 0 ||
+      static_cast<std::size_t>(index) >= multipliers.size()) {
+    return std::nan("");
+  }
+  return multipliers[static_cast<std::size_t>(index)];
+}
+
+// Whole nodes of `per_node` chips holding at least `chips`.
+double whole_nodes(double chips, double per_node) {
+  return std::ceil(chips / per_node * (1.0 - 1e-12)) * per_node;
+}
+
+}  // namespace
+
+TrainingRunAnswer training_run_at(double pretrain_flops, const QuestionSetup& setup) {
+  TrainingRunAnswer run;
+  run.capped = setup.caps_training();
+  if (!(pretrain_flops > 0.0)) return run;
+  const double chip_seconds = pretrain_flops / setup.training_flop_per_second_per_chip;
+  run.cap_description = setup.kind == ProblemKind::best_at_pretraining_budget
+                            ? setup.pretraining_budget_description
+                            : std::string();
+  if (setup.deadline_max_flops) {
+    run.cap_description += (run.cap_description.empty() ? "" : "; ") + setup.deadline_description +
+                           " = " + format_scientific(*setup.deadline_max_flops, 4) + " FLOPs";
+  }
+  if (setup.training_chips && !setup.training_chips_capped) {
+    run.chips = *setup.training_chips;
+    run.chips_source = "training.chips";
+  } else if (setup.deadline_seconds) {
+    run.chips_source = setup.training_chips_capped
+                           ? "what the deadline needs, whole nodes within training.max_chips"
+                           : "what the deadline needs, whole nodes";
+    run.chips =
+        std::max(setup.training_node_chips,
+                 whole_nodes(chip_seconds / *setup.deadline_seconds, setup.training_node_chips));
+    if (setup.training_chips_capped) run.chips = std::min(run.chips, *setup.training_chips);
+  }
+  if (std::isfinite(run.chips)) run.days = chip_seconds / run.chips / kSecondsPerDay;
+  return run;
+}
+
+TrainingRunAnswer training_run_of(const LifetimePlan& plan, const QuestionSetup& setup) {
+  if (plan.solve.status == Status::infeasible) return training_run_at(0.0, setup);
+  TrainingRunAnswer run = training_run_at(plan.cost.pretrain.flops, setup);
+  if (setup.deadline_max_flops) {
+    // mu = -d objective* / d ln T; per day: mu / T_days (times the cost for ln cost).
+    const double mu = multiplier_of(plan, setup, "deadline");
+    const double per_day = mu / (*setup.deadline_seconds / kSecondsPerDay);
+    run.deadline_value_per_day =
+        minimises_loss(setup.kind) ? per_day : per_day * in_unit(setup.unit, plan.cost.total());
+  }
+  if (setup.kind == ProblemKind::best_at_pretraining_budget) {
+    // C_max is proportional to the budget: d L* / d budget = -mu / budget.
+    run.budget_value = multiplier_of(plan, setup, "pretraining_budget") / setup.budget;
+  }
+  return run;
 }
 
 QuestionSetup QuestionSetup::unlimited() const {
@@ -107,6 +179,7 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.inference_tokens = setup.inference_tokens;
   answer.rl_returns = plan.rl_returns;
   if (setup.limits_data()) answer.data_limit = data_limit_of(plan, setup);
+  answer.training = training_run_of(plan, setup);
   return answer;
 }
 
@@ -123,6 +196,51 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
   return answer;
 }
 
+namespace {
+
+// The cluster's rate and size, and the deadline's cap on 6 N D where the chips are known.
+void set_training_cluster(const TrainingSetup& training, QuestionSetup& setup) {
+  setup.training_flop_per_second_per_chip = training.effective_flop_per_second();
+  setup.training_node_chips = training.chip.node_chips;
+  if (training.cluster_chips > 0.0) {
+    setup.training_chips = training.cluster_chips;
+  } else if (training.max_chips) {
+    setup.training_chips = *training.max_chips;
+    setup.training_chips_capped = true;
+  }
+  setup.deadline_seconds = training.deadline_seconds;
+  if (!setup.deadline_seconds || !setup.training_chips) return;
+  setup.deadline_max_flops =
+      *setup.deadline_seconds * *setup.training_chips * setup.training_flop_per_second_per_chip;
+  setup.deadline_description =
+      "training.deadline = " + format_quantity(*setup.deadline_seconds, Unit::seconds) + " on " +
+      format_quantity(*setup.training_chips, Unit::count) + " chips" +
+      (setup.training_chips_capped ? " (training.max_chips)" : "");
+}
+
+// The pretraining budget as FLOPs at the training setup's rate (costmodel/training_budget.hpp).
+void set_pretraining_budget(const TrainingSetup& training, const ProblemSpec& spec,
+                            QuestionSetup& setup) {
+  const TrainingBudget budget =
+      spec.pretraining_budget_usd
+          ? training_budget_from_usd(*spec.pretraining_budget_usd, training,
+                                     "problem.pretraining_budget_usd")
+          : training_budget_from_gpu_hours(*spec.pretraining_budget_gpu_hours, training,
+                                           "problem.pretraining_budget_gpu_hours");
+  setup.budget = spec.pretraining_budget_usd ? budget.usd : budget.gpu_hours;
+  setup.pretraining_budget_flops = budget.flops;
+  setup.pretraining_budget_description =
+      "problem.pretraining_budget: " +
+      (spec.pretraining_budget_usd
+           ? format_quantity(budget.usd, Unit::usd) + " at " +
+                 format_quantity(budget.usd_per_gpu_hour, Unit::usd_per_hour) + " = "
+           : std::string()) +
+      format_quantity(budget.gpu_hours, Unit::count) + " chip-hours of " + training.chip.id +
+      " = " + format_scientific(budget.flops, 4) + " FLOPs";
+}
+
+}  // namespace
+
 QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
                              const ProblemSpec& spec) {
   spec.validate();
@@ -137,6 +255,7 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
   setup.inference_tokens = inputs.demand.total_tokens();
   setup.loss = LossTerm(law);
   setup.max_pretrain_tokens = spec.max_pretrain_tokens;
+  set_training_cluster(inputs.training, setup);
   // Repeated data first in the chain: it acts on the tokens themselves, the RL gain on the
   // data they are worth.
   if (inputs.data.unique_tokens) {
@@ -165,6 +284,14 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
               : spec.budget_gpu_hours.value_or(spec.fleet_chips.value_or(0.0) *
                                                spec.fleet_seconds.value_or(0.0) / kSecondsPerHour);
       setup.min_params = spec.min_params;
+      break;
+    case ProblemKind::best_at_pretraining_budget:
+      if (inputs.rl.returns) {
+        throw InputError(
+            "rl.returns: best-at-pretraining-budget prices pretraining alone, and chosen RL "
+            "tokens would need a budget of their own (ask max-quality for a lifetime budget)");
+      }
+      set_pretraining_budget(inputs.training, spec, setup);
       break;
     case ProblemKind::equal_cost: {
       if (!spec.params && !has_architecture(inputs.architecture)) {
@@ -241,7 +368,8 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
       }
       break;
     }
-    case ProblemKind::max_quality: {
+    case ProblemKind::max_quality:
+    case ProblemKind::best_at_pretraining_budget: {
       DataLimitAnswer& limit = *solution.answer.data_limit;
       const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
       if (!free_plan.solve.converged()) {
@@ -282,7 +410,8 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
       solution.target_loss = setup.target_loss;
       solution.answer = answer_for(solve_lifecycle(terms, setup.question(), options), setup);
       break;
-    case ProblemKind::max_quality: {
+    case ProblemKind::max_quality:
+    case ProblemKind::best_at_pretraining_budget: {
       const LifetimePlan plan = solve_lifecycle(terms, setup.question(), options);
       solution.target_loss = plan.loss;
       solution.answer = answer_for(plan, setup);

@@ -38,8 +38,29 @@ struct QuestionSetup {
   double inference_tokens = 0.0;  // lifetime demand, input + output
   // problem.max_pretrain_tokens: a cap on D, a constraint of every plan the setup solves.
   std::optional<double> max_pretrain_tokens;
+  // best-at-pretraining-budget: the budget as pretraining FLOPs at the training setup's rate,
+  // and the conversion in words ("$30M at $2/h on h100-sxm ...").
+  double pretraining_budget_flops = 0.0;
+  std::string pretraining_budget_description;
+  // The pretraining cluster: model FLOP/s per chip (peak * MFU * goodput), chips per node, the
+  // chips given or their cap (training.chips, training.max_chips) and the deadline.
+  double training_flop_per_second_per_chip = 0.0;
+  double training_node_chips = 8.0;
+  std::optional<double> training_chips;  // given, or the cap
+  bool training_chips_capped = false;    // training_chips is training.max_chips
+  std::optional<double> deadline_seconds;
+  // The cap the deadline puts on 6 N D: the chips times the deadline at their rate; absent
+  // when no deadline is given or the chips are free (chip-hours then do not depend on the
+  // schedule: the answer reports the chips the deadline needs instead).
+  std::optional<double> deadline_max_flops;
+  std::string deadline_description;
 
   const LossLaw& law() const { return rule.law; }
+  // Whether the pretraining FLOPs are capped: a pretraining budget, or a deadline on chips
+  // given or capped.
+  bool caps_training() const {
+    return kind == ProblemKind::best_at_pretraining_budget || deadline_max_flops.has_value();
+  }
   // Whether the RL tokens are a decision variable ([rl.returns]).
   bool chooses_rl_tokens() const { return loss.rl_gain() != nullptr; }
   // Whether the data is limited: a finite data.unique_tokens or a cap on the tokens.
@@ -69,6 +90,12 @@ std::string heuristic_cap_note(const QuestionSetup& setup);
 // The parts of a plan's answer every path fills alike: the plan, active and total parameters,
 // RL and inference tokens, the RL gain and what limited data did.
 QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup);
+
+// The chips and wall time of a pretraining run of `pretrain_flops` on the setup's cluster.
+TrainingRunAnswer training_run_at(double pretrain_flops, const QuestionSetup& setup);
+// The plan's pretraining run: its chips and wall time, and what the deadline and the
+// pretraining budget are worth (their multipliers).
+TrainingRunAnswer training_run_of(const LifetimePlan& plan, const QuestionSetup& setup);
 
 // The answer of a plan under the setup: answer_sizes, the shares, the Chinchilla comparison at
 // the plan's RL tokens.

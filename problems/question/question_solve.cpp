@@ -10,11 +10,12 @@
 namespace scaleopt {
 namespace {
 
-constexpr std::array<std::pair<ProblemKind, std::string_view>, 4> kKinds{{
+constexpr std::array<std::pair<ProblemKind, std::string_view>, 5> kKinds{{
     {ProblemKind::min_lifetime_flops, "min-lifetime-flops"},
     {ProblemKind::min_lifetime_cost, "min-lifetime-cost"},
     {ProblemKind::equal_cost, "equal-cost"},
     {ProblemKind::max_quality, "max-quality"},
+    {ProblemKind::best_at_pretraining_budget, "best-at-pretraining-budget"},
 }};
 
 [[noreturn]] void fail(std::string_view key, const std::string& what) {
@@ -55,6 +56,8 @@ void ProblemSpec::validate() const {
   require_positive("budget_gpu_hours", budget_gpu_hours);
   require_positive("fleet_chips", fleet_chips);
   require_positive("fleet_duration", fleet_seconds);
+  require_positive("pretraining_budget_usd", pretraining_budget_usd);
+  require_positive("pretraining_budget_gpu_hours", pretraining_budget_gpu_hours);
   require_positive("tokens_per_param", tokens_per_param);
   require_positive("max_pretrain_tokens", max_pretrain_tokens);
   if (max_pretrain_tokens && !(*max_pretrain_tokens >= 1.0 && *max_pretrain_tokens <= 1e30)) {
@@ -90,6 +93,14 @@ void ProblemSpec::validate() const {
       }
       break;
     }
+    case ProblemKind::best_at_pretraining_budget:
+      if (pretraining_budget_usd.has_value() == pretraining_budget_gpu_hours.has_value()) {
+        fail("pretraining_budget_usd",
+             "give exactly one pretraining budget for best-at-pretraining-budget: "
+             "pretraining_budget_usd or pretraining_budget_gpu_hours (max-quality's budget_usd "
+             "is a lifetime budget)");
+      }
+      break;
   }
 }
 
@@ -106,6 +117,8 @@ bool problem_key_read(ProblemKind kind, std::string_view key) {
     case ProblemKind::max_quality:
       return key == "budget_usd" || key == "budget_gpu_hours" || key == "fleet_chips" ||
              key == "fleet_duration" || key == "min_params";
+    case ProblemKind::best_at_pretraining_budget:
+      return key == "pretraining_budget_usd" || key == "pretraining_budget_gpu_hours";
   }
   return false;
 }

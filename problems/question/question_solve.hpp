@@ -7,6 +7,7 @@
 //   min-lifetime-cost   the same in dollars (inference by the roofline or by fixed MFUs)
 //   equal-cost          the talk's heuristic for a given N, and its true optimum
 //   max-quality         the lowest loss a lifetime budget buys, demand served from it
+//   best-at-pretraining-budget  the lowest loss a pretraining budget buys, its lifetime costed
 
 #include <limits>
 #include <optional>
@@ -23,8 +24,19 @@
 
 namespace scaleopt {
 
-enum class ProblemKind { min_lifetime_flops, min_lifetime_cost, equal_cost, max_quality };
+enum class ProblemKind {
+  min_lifetime_flops,
+  min_lifetime_cost,
+  equal_cost,
+  max_quality,
+  best_at_pretraining_budget,
+};
 std::string_view to_string(ProblemKind kind);
+// Whether the question minimises the loss (max-quality, best-at-pretraining-budget) rather
+// than a cost.
+constexpr bool minimises_loss(ProblemKind kind) {
+  return kind == ProblemKind::max_quality || kind == ProblemKind::best_at_pretraining_budget;
+}
 ProblemKind parse_problem_kind(std::string_view text);  // throws InputError listing the kinds
 
 struct ProblemSpec {
@@ -44,6 +56,10 @@ struct ProblemSpec {
   std::optional<double> fleet_chips;
   std::optional<double> fleet_seconds;
   double min_params = QualityAtBudgetOptions{}.min_params;
+  // best-at-pretraining-budget: exactly one budget for pretraining alone, in dollars or
+  // accelerator-hours (converted to FLOPs at the training setup's rate).
+  std::optional<double> pretraining_budget_usd;
+  std::optional<double> pretraining_budget_gpu_hours;
   // The Chinchilla-style rule of the comparison: D = r N, or the law's frontier when absent.
   std::optional<double> tokens_per_param;
   // A hard cap on the pretraining tokens (an inequality constraint D <= max); absent: none.
@@ -88,6 +104,30 @@ struct DataLimitAnswer {
   std::string heuristic_cap;
 };
 
+// A plan's pretraining run on its cluster (training.chips, training.max_chips,
+// training.deadline). NaN where a figure does not apply.
+struct TrainingRunAnswer {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  // The chips: training.chips as given, or those the deadline needs in whole nodes (at most
+  // training.max_chips); NaN with neither chips nor a deadline.
+  double chips = kNaN;
+  double days = kNaN;  // the pretraining wall time on them
+  // What one more day of schedule is worth, -d objective* / d deadline: in the question's unit
+  // per day, or nats per day for a loss question; 0 when the deadline does not bind, NaN when
+  // it constrains nothing (the chips free, or no deadline).
+  double deadline_value_per_day = kNaN;
+  // best-at-pretraining-budget: the loss one more unit of the budget buys (nats per USD or per
+  // accelerator-hour, positive), 0 when the budget does not bind.
+  double budget_value = kNaN;
+  // Whether the pretraining FLOPs are capped (a deadline on known chips, or a pretraining
+  // budget): the answer then has the multipliers' fields.
+  bool capped = false;
+  // What sets the chips ("given", "the deadline", "the deadline, capped") and what caps the
+  // FLOPs, in words: the budget's conversion, the deadline's chips.
+  std::string chips_source;
+  std::string cap_description;
+};
+
 // One plan with everything a report needs.
 struct QuestionAnswer {
   LifetimePlan plan;
@@ -101,7 +141,8 @@ struct QuestionAnswer {
   ChinchillaComparison vs_chinchilla;         // the equal-quality Chinchilla-style model
   std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
   std::optional<DataLimitAnswer> data_limit;  // only with limited data
-  SolvePath path = SolvePath::nlopt;          // how the plan was found
+  TrainingRunAnswer training;
+  SolvePath path = SolvePath::nlopt;  // how the plan was found
 };
 
 struct QuestionSolution {

@@ -30,6 +30,10 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
     s.data_limit_cost = a.data_limit->cost;
     s.max_pretrain_tokens_value = a.data_limit->token_value;
   }
+  s.training_chips = a.training.chips;
+  s.training_days = a.training.days;
+  s.deadline_value_per_day = a.training.deadline_value_per_day;
+  s.pretraining_budget_value = a.training.budget_value;
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;
@@ -184,6 +188,7 @@ QuestionSummary summarize(const QuestionSolution& solution) {
   summary.unit = solution.unit;
   summary.rl_returns = solution.answer.rl_returns.has_value();
   summary.data_limit = solution.answer.data_limit.has_value();
+  summary.training_cap = solution.answer.training.capped;
   summary.answer = summary_of(solution.answer, solution.answer.path);
   if (solution.optimum) {
     summary.has_optimum = true;

@@ -35,6 +35,11 @@ struct AnswerSummary {
   double max_pretrain_tokens_value = kNaN;
   double chinchilla_tokens = kNaN;
   double over_chinchilla = kNaN;
+  // The pretraining run (TrainingRunAnswer of problems/question/question_solve.hpp).
+  double training_chips = kNaN;
+  double training_days = kNaN;
+  double deadline_value_per_day = kNaN;
+  double pretraining_budget_value = kNaN;
   // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
   double vs_params = kNaN;
   double vs_tokens = kNaN;
@@ -51,9 +56,10 @@ struct AnswerSummary {
 struct QuestionSummary {
   ProblemKind kind = ProblemKind::min_lifetime_cost;
   CostUnit unit = CostUnit::usd;
-  bool rl_returns = false;  // the RL tokens chosen ([rl.returns]): the answers have its fields
-  bool data_limit = false;  // limited data: the answers have its fields
-  AnswerSummary answer;     // equal-cost: the heuristic
+  bool rl_returns = false;    // the RL tokens chosen ([rl.returns]): the answers have its fields
+  bool data_limit = false;    // limited data: the answers have its fields
+  bool training_cap = false;  // the pretraining FLOPs capped: the answers have its fields
+  AnswerSummary answer;       // equal-cost: the heuristic
   bool has_optimum = false;
   AnswerSummary optimum;  // equal-cost: the true optimum at the heuristic's loss
   double heuristic_overpay = AnswerSummary::kNaN;
