@@ -57,8 +57,7 @@ SweepRunner::SweepRunner(const Scenario& base, const SweepGrid& grid, const Swee
   const QuestionSetup setup = scenario_setup(base);
   layout_ = answer_layout(setup);
   fast_ = options.method == SolveMethod::automatic &&
-          fast_path_for(setup.loss, setup.model, setup.unit, setup.max_pretrain_tokens.has_value())
-                  .accelerator != Accelerator::none;
+          setup.fast_path().accelerator != Accelerator::none;
 }
 
 void SweepRunner::solve_point(Scenario& work, std::size_t point, SweepPoint& answer,

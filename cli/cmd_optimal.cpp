@@ -68,18 +68,8 @@ BudgetChip budget_chip(const OptimalArgs& args) {
     assumed("--usd-per-hour " + format_quantity(*t.chip.usd_per_hour, Unit::usd_per_hour) +
             " (the catalog price of " + t.chip.id + ")");
   }
-  try {
-    t.validate("training");
-  } catch (const InputError& e) {
-    // The setup's fields are this command's flags.
-    std::string what = e.what();
-    for (const auto& [key, flag] :
-         {std::pair{"training.mfu", "--mfu"}, std::pair{"training.goodput", "--goodput"},
-          std::pair{"training.precision", "--precision"}}) {
-      if (what.starts_with(key)) what = flag + what.substr(std::string_view(key).size());
-    }
-    throw InputError(what);
-  }
+  // The prefix "--" names the setup's fields as this command's flags (--mfu, --goodput).
+  t.validate("--");
   return chip;
 }
 

@@ -82,13 +82,12 @@ LifetimePlan cost_at_loss_compute_capped_reduced(const LossLaw& law, double targ
   if (!free.solve.converged() || within_cap(free.params, free.pretrain_tokens, max_flops)) {
     return free;
   }
-  const ParamsTokens<double> chinchilla = chinchilla_at(law, max_flops);
-  if (!(law.loss(chinchilla.params, chinchilla.tokens) < target_loss)) {
+  const double floor = lowest_loss_at_compute(law, max_flops);
+  if (!(floor < target_loss)) {
     std::ostringstream message;
     message.precision(10);
-    message << "target loss " << target_loss << " is at or below the lowest loss "
-            << law.loss(chinchilla.params, chinchilla.tokens) << " that "
-            << format_scientific(max_flops, 4) << " pretraining FLOPs reach";
+    message << "target loss " << target_loss << " is at or below the lowest loss " << floor
+            << " that " << format_scientific(max_flops, 4) << " pretraining FLOPs reach";
     return failed_plan(unit, Status::infeasible, message.str());
   }
   // ln(6 N D(N)) - ln C_max on the small side of the isoloss curve's least-FLOPs point: positive

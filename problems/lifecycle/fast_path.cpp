@@ -3,9 +3,13 @@
 namespace scaleopt {
 
 FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit,
-                             bool capped_tokens) {
+                             bool capped_tokens, bool capped_compute) {
   if (capped_tokens) {
     return {Accelerator::none, "the pretraining tokens are capped (problem.max_pretrain_tokens)"};
+  }
+  if (capped_compute) {
+    return {Accelerator::none,
+            "the pretraining FLOPs are capped (a pretraining budget, or training.deadline)"};
   }
   // A unique-token limit breaks the closed forms the accelerators use (the loss's kinks at
   // D = U_D and N = D_to_N(U)): NLopt with its KKT check.

@@ -27,9 +27,10 @@ struct FastPathChoice {
   std::string_view why_not;  // when none: what the terms have that no accelerator handles
 };
 
-// `capped_tokens`: the question caps the pretraining tokens (problem.max_pretrain_tokens), an
-// inequality no accelerator knows.
+// `capped_tokens`: the question caps the pretraining tokens (problem.max_pretrain_tokens);
+// `capped_compute`: it caps the pretraining FLOPs (a pretraining budget, or training.deadline
+// on known chips). Inequalities no accelerator knows.
 FastPathChoice fast_path_for(const LossTerm& loss, const LifetimeCostModel& cost, CostUnit unit,
-                             bool capped_tokens = false);
+                             bool capped_tokens = false, bool capped_compute = false);
 
 }  // namespace scaleopt

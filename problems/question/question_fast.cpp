@@ -77,14 +77,8 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
 
 // The accelerator's plan for the setup's optimum, or nullopt when NLopt must answer.
 std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
-  const Accelerator accelerator =
-      fast_path_for(setup.loss, setup.model, setup.unit, setup.max_pretrain_tokens.has_value())
-          .accelerator;
-  // A pretraining budget or a deadline's cap on the FLOPs: an inequality no accelerator knows.
-  if (accelerator == Accelerator::none || setup.kind == ProblemKind::best_at_pretraining_budget ||
-      setup.deadline_max_flops) {
-    return std::nullopt;
-  }
+  const Accelerator accelerator = setup.fast_path().accelerator;
+  if (accelerator == Accelerator::none) return std::nullopt;
   const bool roofline = accelerator == Accelerator::roofline_newton;
   const std::optional<LinearCost> cost = setup.model.linear(setup.unit);
   const LossLaw& law = setup.law();
@@ -102,7 +96,7 @@ std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOpti
                       : max_quality_at_budget_newton(law, *cost, setup.budget, setup.min_params);
       break;
     case ProblemKind::best_at_pretraining_budget:
-      return std::nullopt;
+      return std::nullopt;  // its budget caps the FLOPs: fast_path() said none above
   }
   // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
   accept_if_verified(plan, options);

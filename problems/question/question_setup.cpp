@@ -49,6 +49,17 @@ double heuristic_loss(const QuestionSetup& setup, const LossTerm& loss) {
       .loss;
 }
 
+// The multiplier of the inequality called `name` in a converged plan, or NaN.
+double multiplier_of(const LifetimePlan& plan, const QuestionSetup& setup, std::string_view name) {
+  const int index = setup.question().inequality_index(name);
+  const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
+  if (!plan.solve.converged() || index < 0 ||
+      static_cast<std::size_t>(index) >= multipliers.size()) {
+    return std::nan("");
+  }
+  return multipliers[static_cast<std::size_t>(index)];
+}
+
 // The plan's epochs, effective tokens and the cap's worth per token (the penalties against
 // unlimited data are solve_question's).
 DataLimitAnswer data_limit_of(const LifetimePlan& plan, const QuestionSetup& setup) {
@@ -63,12 +74,10 @@ DataLimitAnswer data_limit_of(const LifetimePlan& plan, const QuestionSetup& set
                                 setup.law().repeat_decay_tokens)
                      .log_effective);
   }
-  const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
-  const int cap = setup.question().inequality_index("max_pretrain_tokens");
-  if (setup.max_pretrain_tokens && plan.solve.converged() && cap >= 0 &&
-      static_cast<std::size_t>(cap) < multipliers.size()) {
+  const double mu =
+      setup.max_pretrain_tokens ? multiplier_of(plan, setup, "max_pretrain_tokens") : std::nan("");
+  if (std::isfinite(mu)) {
     // d objective* / d ln D_max = -mu.
-    const double mu = multipliers[static_cast<std::size_t>(cap)];
     const double per_token = mu / *setup.max_pretrain_tokens;
     limit.token_value =
         minimises_loss(setup.kind) ? per_token : per_token * in_unit(setup.unit, plan.cost.total());
@@ -94,17 +103,6 @@ LifecycleQuestion QuestionSetup::question() const {
 }
 
 namespace {
-
-// The multiplier of the inequality called `name` in a converged plan, or NaN.
-double multiplier_of(const LifetimePlan& plan, const QuestionSetup& setup, std::string_view name) {
-  const int index = setup.question().inequality_index(name);
-  const std::vector<double>& multipliers = plan.solve.inequality_multipliers;
-  if (!plan.solve.converged() || index < 0 ||
-      static_cast<std::size_t>(index) >= multipliers.size()) {
-    return std::nan("");
-  }
-  return multipliers[static_cast<std::size_t>(index)];
-}
 
 // Whole nodes of `per_node` chips holding at least `chips`.
 double whole_nodes(double chips, double per_node) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "scaleopt/problems/lifecycle/fast_path.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/loss_term.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
@@ -60,6 +61,10 @@ struct QuestionSetup {
   // given or capped.
   bool caps_training() const {
     return kind == ProblemKind::best_at_pretraining_budget || deadline_max_flops.has_value();
+  }
+  // Which accelerator answers the setup's question (problems/lifecycle/fast_path.hpp).
+  FastPathChoice fast_path() const {
+    return fast_path_for(loss, model, unit, max_pretrain_tokens.has_value(), caps_training());
   }
   // Whether the RL tokens are a decision variable ([rl.returns]).
   bool chooses_rl_tokens() const { return loss.rl_gain() != nullptr; }
