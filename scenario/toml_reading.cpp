@@ -69,8 +69,13 @@ std::string key_at_line(std::string_view text, std::size_t line) {
     const std::string_view content = trimmed(text.substr(start, end - start));
     start = end + 1;
     if (content.starts_with('[')) {
-      const std::string_view header = trimmed(content.substr(
-          content.find_first_not_of('['), content.find(']') - content.find_first_not_of('[')));
+      // "[a.b]" or "[[a.b]]"; an unclosed or empty header names no table.
+      const std::size_t open = content.find_first_not_of('[');
+      const std::size_t close = content.find(']');
+      const std::string_view header =
+          open != std::string_view::npos && close != std::string_view::npos && close > open
+              ? trimmed(content.substr(open, close - open))
+              : std::string_view();
       table = bare(header) ? std::string(header) : std::string();
       continue;
     }

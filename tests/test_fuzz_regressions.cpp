@@ -27,6 +27,29 @@ std::string csv_error(std::string_view text) {
 
 }  // namespace
 
+// fuzz_scenario, a scenario ending in a lone "[": the parse error's line was searched for the
+// key it sets, and the unclosed header "[" threw std::out_of_range out of substr (an abort).
+// The error is the parser's one line, with the file and line, and names no key.
+TEST_CASE("fuzz: a parse error at an unclosed table header is one line, not an abort", "[fuzz]") {
+  for (const char* text : {"[architecture]\npreset = \"llama3-70b\"\n[\n", "[\n", "[[\n",
+                           "[]]\nx = 1e400\n", "[law\nE = 1e400\n"}) {
+    CAPTURE(text);
+    try {
+      load_scenario_text(text, "s.toml");
+      FAIL("no error");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::StartsWith("s.toml:"));
+    }
+  }
+  // A bare value out of double range still names its key.
+  try {
+    load_scenario_text("[problem]\nbudget_usd = 1e400\n", "s.toml");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("s.toml:2:") && Catch::Contains("problem.budget_usd: "));
+  }
+}
+
 // fuzz_quantity, input "\x04" "24.2GFLOP/s": a FLOP rate printed as "24.2BFLOP/s", which the
 // parser refuses ("B" means bytes there): printed figures must read back.
 TEST_CASE("fuzz: a FLOP rate prints with G for 1e9 and parses back", "[fuzz]") {
