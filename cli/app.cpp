@@ -40,6 +40,7 @@ int run_with(int argc, const char* const* argv, std::ostream& out, std::ostream&
   add_loss_command(app, chosen);
   add_hardware_command(app, chosen);
   add_models_command(app, chosen);
+  add_training_runs_command(app, chosen);
   add_roofline_command(app, chosen);
   add_cost_command(app, chosen);
   add_solve_command(app, chosen);

@@ -49,6 +49,7 @@ void add_optimal_command(CLI::App& app, Action& chosen);
 void add_loss_command(CLI::App& app, Action& chosen);
 void add_hardware_command(CLI::App& app, Action& chosen);
 void add_models_command(CLI::App& app, Action& chosen);
+void add_training_runs_command(CLI::App& app, Action& chosen);
 void add_roofline_command(CLI::App& app, Action& chosen);
 void add_cost_command(CLI::App& app, Action& chosen);
 void add_solve_command(CLI::App& app, Action& chosen);

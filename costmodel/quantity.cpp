@@ -6,15 +6,16 @@
 #include <cstdio>
 #include <optional>
 
+#include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
 
 namespace scaleopt {
 namespace {
 
+// kSecondsPerHour and kSecondsPerDay are compute_cost.hpp's (one definition: a second copy
+// here was ambiguous in a unity batch that includes both).
 constexpr double kSecondsPerMinute = 60.0;
-constexpr double kSecondsPerHour = 3600.0;
-constexpr double kSecondsPerDay = 86400.0;
 constexpr double kSecondsPerYear = 365.25 * kSecondsPerDay;  // Julian year
 constexpr double kSecondsPerMonth = kSecondsPerYear / 12.0;
 

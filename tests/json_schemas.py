@@ -30,6 +30,7 @@ RUNS = {
     "laws": [["laws"]],
     "hardware": [["hardware"]],
     "models": [["models"]],
+    "training-runs": [["training-runs"], ["training-runs", "--mfu", "0.35"]],
     "optimal": [["optimal", "--compute", "5.76e23"], ["optimal", "--loss", "2.0"],
                 ["optimal", "--compute", "1e24", "--tokens-per-param", "20"],
                 # limited unique tokens, at a budget and at a loss
