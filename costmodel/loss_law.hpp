@@ -27,6 +27,17 @@ struct LawUncertainty {
 inline constexpr double kMuennighoffRepeatDecayTokens = 15.387756;
 inline constexpr double kMuennighoffRepeatDecayParams = 5.309743;
 
+// The model sizes and token counts of the runs a law was fitted on: outside them the law is
+// extrapolated, and every answer says so (costmodel/law_reach.hpp). A bound is absent when
+// the source does not state it.
+struct FittedRange {
+  std::optional<double> min_params;
+  std::optional<double> max_params;
+  std::optional<double> min_tokens;
+  std::optional<double> max_tokens;
+  std::string source;  // where the range is stated
+};
+
 struct LossLaw {
   std::string name = "custom";
   double E = 0.0;                             // irreducible loss (nats per token)
@@ -40,6 +51,9 @@ struct LossLaw {
   // tokens are limited (costmodel/data_repetition.hpp); the paper's values unless given.
   double repeat_decay_tokens = kMuennighoffRepeatDecayTokens;
   double repeat_decay_params = kMuennighoffRepeatDecayParams;
+  // The runs' range, for the presets; absent for a law given by its coefficients or a file
+  // (then no answer can say whether it extrapolates, and the answer says that instead).
+  std::optional<FittedRange> fitted_range;
 
   // Throws InputError naming the first coefficient that is not finite and positive
   // ("law.alpha must be finite and positive, got -0.3"). `prefix` names the place the

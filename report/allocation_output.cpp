@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "scaleopt/costmodel/law_reach.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/table.hpp"
 
@@ -37,9 +38,59 @@ Json finite_or_null(double value) {
   return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
+namespace {
+
+Json optional_bound(const std::optional<double>& bound) {
+  return bound ? Json(*bound) : Json(nullptr);
+}
+
+}  // namespace
+
 Json law_json(const LossLaw& law) {
-  return Json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
-              {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};
+  Json json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
+            {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};
+  if (law.fitted_range) {
+    const FittedRange& range = *law.fitted_range;
+    json["fitted_range"] = Json{{"min_params", optional_bound(range.min_params)},
+                                {"max_params", optional_bound(range.max_params)},
+                                {"min_tokens", optional_bound(range.min_tokens)},
+                                {"max_tokens", optional_bound(range.max_tokens)},
+                                {"source", range.source}};
+  } else {
+    json["fitted_range"] = nullptr;
+  }
+  return json;
+}
+
+Json extrapolated_json(const LossLaw& law, double params, double tokens) {
+  Json list = Json::array();
+  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
+    list.push_back(Json{{"quantity", e.quantity},
+                        {"value", e.value},
+                        {"fitted_min", optional_bound(e.fitted_min)},
+                        {"fitted_max", optional_bound(e.fitted_max)},
+                        {"factor", e.factor()}});
+  }
+  return list;
+}
+
+std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens) {
+  std::vector<std::string> notes;
+  if (!law_has_range(law)) {
+    notes.push_back("law " + law.name +
+                    ": the range of runs it was fitted on is not known here, so whether this "
+                    "answer extrapolates it cannot be said");
+    return notes;
+  }
+  std::string outside;
+  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
+    outside += (outside.empty() ? "" : "; ") + extrapolation_text(e);
+  }
+  if (!outside.empty()) {
+    notes.push_back("extrapolated beyond the runs " + law.name + " was fitted on (" +
+                    law.fitted_range->source + "): " + outside);
+  }
+  return notes;
 }
 
 Json allocation_json(const Allocation& allocation, const AllocationRule& rule) {
@@ -61,6 +112,7 @@ Json allocation_json(const Allocation& allocation, const AllocationRule& rule) {
     json["rule"] = "law";
   }
   json["law"] = law_json(rule.law);
+  json["extrapolated"] = extrapolated_json(rule.law, allocation.params, allocation.tokens);
   return json;
 }
 
@@ -157,6 +209,9 @@ std::string allocation_text(const std::string& title, const Allocation& allocati
               "relative difference in N and D (Hoffmann et al. 2022, Eq. 4)");
   }
   table.print(out);
+  for (const std::string& note : reach_notes(rule.law, allocation.params, allocation.tokens)) {
+    out << wrap_words("note: " + note, 100, "");
+  }
   if (!rule.tokens_per_param && allocation.tokens_per_param() > 40.0) {
     out << "note: this law's frontier gives " << plain(allocation.tokens_per_param(), 3)
         << " tokens per parameter, far from the '20 tokens per parameter' rule (Hoffmann's "

@@ -2,6 +2,7 @@
 // How an Allocation (and the law behind it) is shown: a table for people, JSON for programs.
 
 #include <string>
+#include <vector>
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/compute_optimal/allocation.hpp"
@@ -11,7 +12,18 @@
 
 namespace scaleopt::report {
 
+// The law's coefficients, source and fitted_range (null when the law has none: a law given by
+// coefficients or a file).
 Json law_json(const LossLaw& law);
+
+// "extrapolated": what of (params, tokens) lies outside the law's fitted range, each
+// {quantity, value, fitted_min, fitted_max, factor}; an empty array inside it or when the law
+// has no range (law_json's fitted_range null says which).
+Json extrapolated_json(const LossLaw& law, double params, double tokens);
+
+// The lines that say so for people: one per quantity outside the range, or that the range is
+// unknown; none inside it.
+std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens);
 
 // JSON has no NaN or infinity: such values become null.
 Json finite_or_null(double value);

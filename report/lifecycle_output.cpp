@@ -390,6 +390,8 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {
     json["optimum"] = answer_json(*s.optimum, layout);
+    json["optimum"]["extrapolated"] =
+        extrapolated_json(law, s.optimum->active_params, s.optimum->plan.pretrain_tokens);
     const QuestionSummary summary = summarize(s);
     for (const SolutionField& field : solution_fields()) {
       const double value = field.number(summary);
@@ -404,6 +406,9 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   if (!unavailable.empty()) json["unavailable"] = std::move(unavailable);
   json["unit"] = std::string(to_string(s.unit));
   json["law"] = law_json(law);
+  // The law at the answer's N (active) and D: what lies outside the runs it was fitted on.
+  json["extrapolated"] =
+      extrapolated_json(law, s.answer.active_params, s.answer.plan.pretrain_tokens);
   json["rule"] = scenario.problem.tokens_per_param
                      ? Json{{"tokens_per_param", *scenario.problem.tokens_per_param}}
                      : Json("law");
@@ -522,6 +527,11 @@ std::string solution_text(const Scenario& scenario, const LossLaw& law, const Qu
   }
   solution_table(scenario, s).print(out);
   for (const std::string& note : solution_notes(scenario, law, s)) out << wrap_words(note);
+  const QuestionAnswer& reached = s.optimum ? *s.optimum : s.answer;
+  for (const std::string& note :
+       reach_notes(law, reached.active_params, reached.plan.pretrain_tokens)) {
+    out << wrap_words(note);
+  }
   const DecodeConsistency decode = decode_consistency(scenario, s);
   if (decode.decode_mfu_implied) {
     out << "  decode MFU the roofline gives at this N: "

@@ -1,0 +1,35 @@
+#pragma once
+// Whether an answer lies inside the range of runs its loss law was fitted on. A law used
+// outside that range is an extrapolation, by orders of magnitude for frontier answers
+// (Hoffmann's runs stop at 16B parameters and 500B tokens): every answer lists what lies
+// outside, so that a user sees it beside the number.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scaleopt/costmodel/loss_law.hpp"
+
+namespace scaleopt {
+
+// One quantity of an answer outside the law's fitted range.
+struct Extrapolation {
+  std::string quantity;  // "params" (N, active) or "tokens" (pretraining D)
+  double value = 0.0;
+  std::optional<double> fitted_min;
+  std::optional<double> fitted_max;
+  // How far outside, as a factor >= 1: value / max above the range, min / value below it.
+  double factor() const;
+};
+
+// What of (params, tokens) lies outside `law.fitted_range`; empty inside it, and empty when
+// the law has no range (law_has_range says which).
+std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens);
+inline bool law_has_range(const LossLaw& law) {
+  return law.fitted_range.has_value();
+}
+
+// "params 100B, 6.18x above 16.2B": the value, how far outside, and the bound it passes.
+std::string extrapolation_text(const Extrapolation& extrapolation);
+
+}  // namespace scaleopt
