@@ -54,6 +54,40 @@ LawUncertainty read_uncertainty(const std::string& file, const toml::table& tabl
   return uncertainty;
 }
 
+// [law.fitted_range]: the runs a law was fitted on (min_params, max_params, min_tokens,
+// max_tokens, source; any bound may be left out), as `fit --emit-law` writes it.
+FittedRange read_fitted_range(const std::string& file, const toml::table& table,
+                              const std::string& key) {
+  reject_unknown_keys(file, table, key,
+                      {"min_params", "max_params", "min_tokens", "max_tokens", "source"});
+  FittedRange range;
+  const std::pair<const char*, std::optional<double> FittedRange::*> bounds[] = {
+      {"min_params", &FittedRange::min_params},
+      {"max_params", &FittedRange::max_params},
+      {"min_tokens", &FittedRange::min_tokens},
+      {"max_tokens", &FittedRange::max_tokens}};
+  for (const auto& [name, field] : bounds) {
+    if (const toml::node* value = table.get(name)) {
+      const double v = read_quantity(file, *value, key + "." + name, Unit::count);
+      if (!(v > 0.0) || !std::isfinite(v)) {
+        fail_at(file, *value, key + "." + name, "must be finite and positive");
+      }
+      range.*field = v;
+    }
+  }
+  if (range.min_params && range.max_params && *range.min_params > *range.max_params) {
+    fail_at(file, table, key + ".min_params", "must be at most max_params");
+  }
+  if (range.min_tokens && range.max_tokens && *range.min_tokens > *range.max_tokens) {
+    fail_at(file, table, key + ".min_tokens", "must be at most max_tokens");
+  }
+  range.source = "defined in " + file;
+  if (const toml::node* source = table.get("source")) {
+    range.source = read_string(file, *source, key + ".source");
+  }
+  return range;
+}
+
 }  // namespace
 
 LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key,
@@ -67,6 +101,7 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
                                       "alpha",
                                       "beta",
                                       "uncertainty",
+                                      "fitted_range",
                                       "repeat_decay_tokens",
                                       "repeat_decay_params"};
   // `file` names the law's file; the caller has read it into `base` (scenario_law below).
@@ -139,6 +174,10 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
     law.uncertainty = read_uncertainty(file, read_table(file, *uncertainty, key + ".uncertainty"),
                                        key + ".uncertainty");
   }
+  if (const toml::node* range = table.get("fitted_range")) {
+    law.fitted_range = read_fitted_range(file, read_table(file, *range, key + ".fitted_range"),
+                                         key + ".fitted_range");
+  }
   law.validate(key);
   return law;
 }
@@ -201,6 +240,15 @@ std::string law_to_toml(const LossLaw& law) {
   out << "source = " << quoted(law.source) << "\n";
   out << "E = " << law.E << "\nA = " << law.A << "\nB = " << law.B << "\nalpha = " << law.alpha
       << "\nbeta = " << law.beta << "\n";
+  if (law.fitted_range) {
+    const FittedRange& range = *law.fitted_range;
+    out << "\n[law.fitted_range]\n";
+    if (range.min_params) out << "min_params = " << *range.min_params << "\n";
+    if (range.max_params) out << "max_params = " << *range.max_params << "\n";
+    if (range.min_tokens) out << "min_tokens = " << *range.min_tokens << "\n";
+    if (range.max_tokens) out << "max_tokens = " << *range.max_tokens << "\n";
+    out << "source = " << quoted(range.source) << "\n";
+  }
   if (law.uncertainty) {
     out << "\n[law.uncertainty]\nstandard_errors = { ";
     for (std::size_t i = 0; i < 5; ++i) {

@@ -75,7 +75,8 @@ TEST_CASE("bad [law] tables name the file, line and key", "[law_file]") {
         "test.toml:1: law: missing B (give all of E, A, B, alpha, beta, or a preset)");
   CHECK(law_error("[law]\npreset = \"epoch2024\"\nalpah = 0.3\n") ==
         "test.toml:3: law.alpah: unknown key (did you mean 'alpha'?); known keys: preset, name, "
-        "source, E, A, B, alpha, beta, uncertainty, repeat_decay_tokens, repeat_decay_params");
+        "source, E, A, B, alpha, beta, uncertainty, fitted_range, repeat_decay_tokens, "
+        "repeat_decay_params");
   CHECK_THAT(law_error("[law]\npreset = \"epoch2024\"\nalpha = -0.3\n"),
              Catch::StartsWith("test.toml:3: law.alpha: must be positive"));
   CHECK_THAT(law_error("[law]\npreset = \"gpt\"\n"),

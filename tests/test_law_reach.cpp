@@ -11,9 +11,12 @@
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/law_reach.hpp"
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/scenario/law_file.hpp"
+#include "temp_file.hpp"
 
 using namespace scaleopt;
 
@@ -159,4 +162,48 @@ TEST_CASE("answers list what they extrapolate, and nothing inside the range") {
         solved["pretrain_tokens"].get<double>());
   CHECK(solved["optimum"]["extrapolated"].size() == 2);
   CHECK_FALSE(solved["law"]["fitted_range"].is_null());
+}
+
+TEST_CASE("a fitted law keeps the range of its runs, through its law file") {
+  const DataExtremes data = epoch_runs_from_csv();
+  const TempDir dir("law_reach_fit");
+  const std::string law_path = dir.file("fit.toml");
+  const CliRun fit =
+      run_cli({"fit", example("chinchilla_fig4_epoch.csv"), "--params-col", "Model Size",
+               "--flops-col", "Training FLOP", "--loss-col", "loss", "--emit-law", law_path});
+  REQUIRE(fit.status == 0);
+  const LossLaw law = read_law_file(law_path);
+  REQUIRE(law.fitted_range.has_value());
+  // The same runs' extremes: D = C / (6 N) is computed the same way, within an ulp or two,
+  // and the file prints 17 digits.
+  CHECK(*law.fitted_range->min_params == Approx(data.min_params).epsilon(1e-15));
+  CHECK(*law.fitted_range->max_params == Approx(data.max_params).epsilon(1e-15));
+  CHECK(*law.fitted_range->min_tokens == Approx(data.min_tokens).epsilon(1e-14));
+  CHECK(*law.fitted_range->max_tokens == Approx(data.max_tokens).epsilon(1e-14));
+
+  const CliRun far = run_cli({"optimal", "--compute", "1e25", "--law-file", law_path, "--json"});
+  REQUIRE(far.status == 0);
+  CHECK(far.json()["extrapolated"].size() == 2);
+}
+
+TEST_CASE("a law file's fitted_range refuses bad bounds with the key named") {
+  const TempDir dir("law_reach_bad");
+  const std::string head = "[law]\nE = 1.8\nA = 480\nB = 2000\nalpha = 0.35\nbeta = 0.36\n";
+  const std::pair<const char*, const char*> cases[] = {
+      {"[law.fitted_range]\nmin_params = -1\n", "law.fitted_range.min_params"},
+      {"[law.fitted_range]\nmax_tokens = \"1e400\"\n", "law.fitted_range.max_tokens"},
+      {"[law.fitted_range]\nmin_params = 2e9\nmax_params = 1e9\n", "law.fitted_range.min_params"},
+      {"[law.fitted_range]\nmax_param = 1e9\n", "law.fitted_range.max_param"},
+  };
+  for (const auto& [table, key] : cases) {
+    INFO(table);
+    const std::string path = dir.file("law.toml");
+    std::ofstream(path) << head << table;
+    try {
+      read_law_file(path);
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find(key) != std::string::npos);
+    }
+  }
 }

@@ -308,18 +308,35 @@ FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& o
     fit.objective = fit.gradient_norm = kNaN;
     return fit;
   }
+  FitResult fit;
+  bool subsampled = false;
   if (options.subsample_runs > 0 && runs.size() > options.subsample_runs) {
     const std::vector<TrainingRun> sample = subsample(runs, options.subsample_runs);
     // A subsample that cannot determine the law (a model size with fewer runs than a slice
     // holds) leaves the starts to every run.
     if (identifiability_problem(sample).empty()) {
-      FitResult fit = fit_by_subsample(runs, sample, options);
+      fit = fit_by_subsample(runs, sample, options);
       describe(fit, options);
-      return fit;
+      subsampled = true;
     }
   }
-  const ScalingLawFitProblem problem(log_runs(runs), options.huber_delta);
-  return fit_scaling_law(problem, options.starts, options);
+  if (!subsampled) {
+    const ScalingLawFitProblem problem(log_runs(runs), options.huber_delta);
+    fit = fit_scaling_law(problem, options.starts, options);
+  }
+  // The runs' extremes: answers of the fitted law say when they lie outside them.
+  FittedRange range;
+  range.min_params = range.max_params = runs.front().params;
+  range.min_tokens = range.max_tokens = runs.front().tokens;
+  for (const TrainingRun& run : runs) {
+    range.min_params = std::min(*range.min_params, run.params);
+    range.max_params = std::max(*range.max_params, run.params);
+    range.min_tokens = std::min(*range.min_tokens, run.tokens);
+    range.max_tokens = std::max(*range.max_tokens, run.tokens);
+  }
+  range.source = "the " + std::to_string(runs.size()) + " runs of this fit";
+  fit.law.fitted_range = range;
+  return fit;
 }
 
 std::vector<TrainingRun> without_highest_loss(std::span<const TrainingRun> runs,
