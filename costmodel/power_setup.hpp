@@ -22,8 +22,8 @@ struct PowerSetup {
   // and storage outside the nodes are not in it.
   double node_overhead = 0.82;
   // Power usage effectiveness: the facility's power over its IT power. 1.10 is an assumption,
-  // a modern hyperscale site's (Google reports a fleet-wide trailing-twelve-month PUE of 1.10
-  // in its 2023-2024 environmental reports); the industry average is nearer 1.5.
+  // a modern hyperscale site's (Google's published fleet-wide PUE, about 1.10 since 2021); the
+  // Uptime Institute's 2021 survey average for large data centers is 1.57.
   double pue = 1.10;
   // Price of energy per kWh at the meter; absent: no energy cost line. For owned hardware
   // only: a rental price per chip-hour already includes the power.
