@@ -823,8 +823,13 @@ std::vector<std::string_view> scenario_tables() {
 
 std::vector<NumericInput> numeric_inputs(const Scenario& s) {
   std::vector<NumericInput> inputs;
+  // The power figures (TDP, node overhead, PUE) change a plan only through an energy price or
+  // a site's limit; otherwise only the power reported beside it, so they are no input whose
+  // elasticity to take (sweeps still set them by path).
+  const bool power_matters = s.power.usd_per_kwh || s.power.max_mw;
   for (const ScenarioKey& key : scenario_keys()) {
     if (key.kind != KeyKind::number || !key.get) continue;
+    if (!power_matters && (key.path == "power.node_overhead" || key.path == "power.pue")) continue;
     if (const auto value = key.get(s)) {
       inputs.push_back(
           {std::string(key.path), key.unit, *value, key.doc, whole_number_key(key.path)});
@@ -833,6 +838,7 @@ std::vector<NumericInput> numeric_inputs(const Scenario& s) {
   for (const Hardware* chip : chips_in_use(s)) {
     for (const HardwareField& field : hardware_fields()) {
       if (field.kind != KeyKind::number) continue;
+      if (!power_matters && field.key == "tdp") continue;
       if (const auto value = field.get(*chip)) {
         inputs.push_back({chip_path(chip->id, field.key), field.unit, *value, field.doc,
                           field.key == "node_chips"});

@@ -6,6 +6,7 @@
 // training.max_chips); energy priced into the chip-hours; hostile values and a chip of unknown
 // power refused with the field named; and the example scenario end to end.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -19,6 +20,7 @@
 #include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/scenario.hpp"
+#include "scaleopt/scenario/scenario_keys.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 
 using namespace scaleopt;
@@ -35,8 +37,9 @@ constexpr double kPowerReference = 1e-8;
 
 // H100 SXM at the meter with the defaults, by hand: 700 W x (1 + 0.82) x 1.10 = 1401.4 W.
 constexpr double kH100FacilityWatts = 700.0 * 1.82 * 1.1;
-// A 100 MW site of H100s: 1e8 / 1401.4 = 71,357.2 chips, 8,919 whole nodes of 8 = 71,352.
-constexpr double kSiteChips = 71352.0;
+// A 100 MW site of H100s: 1e8 / 1401.4 = 71,357.2 chips (not rounded to whole nodes: the
+// limit caps the compute continuously).
+constexpr double kSiteChips = 1e8 / kH100FacilityWatts;
 // Their FLOP rate: 989e12 dense bf16 x MFU 0.4.
 constexpr double kH100FlopPerSecond = 989e12 * 0.4;
 
@@ -98,7 +101,7 @@ TEST_CASE("facility power and energy by hand arithmetic", "[power]") {
   const Hardware h100 = chip("h100-sxm");
   CHECK(facility_watts_per_chip(h100, defaults) == Approx(1401.4).epsilon(kPowerArithmetic));
   // 71,352 chips x 1401.4 W = 99,992,692.8 W.
-  CHECK(facility_megawatts(h100, defaults, kSiteChips) ==
+  CHECK(facility_megawatts(h100, defaults, 71352.0) ==
         Approx(99.9926928).epsilon(kPowerArithmetic));
   // 1,000 chips for a day: 1.4014 MW x 24 h = 33.6336 MWh; at $0.08/kWh, $2,690.688.
   const double day_mwh = energy_megawatt_hours(h100, defaults, 1000.0, 86400.0);
@@ -135,10 +138,10 @@ TEST_CASE("the best model a 100 MW site trains in 120 days: the deadline binds o
   const QuestionSolution s = solve_days(120.0);
   INFO(s.message());
   REQUIRE(s.status() == Status::converged);
-  // The cap by hand: 120 d x 86400 s x 71,352 chips x 989e12 x 0.4 FLOP/s.
+  // The cap by hand: 120 d x 86400 s x 71,357.2 chips x 989e12 x 0.4 FLOP/s.
   const double cap = 120.0 * 86400.0 * kSiteChips * kH100FlopPerSecond;
-  CHECK(s.answer.training.chips == kSiteChips);
-  CHECK(s.answer.power.max_chips == kSiteChips);
+  CHECK(s.answer.training.chips == Approx(kSiteChips).epsilon(kPowerArithmetic));
+  CHECK(s.answer.power.max_chips == Approx(kSiteChips).epsilon(kPowerArithmetic));
   CHECK_THAT(s.answer.training.chips_source, Catch::Contains("power.max_mw"));
   CHECK(s.answer.plan.cost.pretrain.flops == Approx(cap).epsilon(kPowerReference));
   CHECK(s.answer.training.days == Approx(120.0).epsilon(kPowerReference));
@@ -168,8 +171,7 @@ TEST_CASE("the best model a 100 MW site trains in 120 days: the deadline binds o
   const Real50 per_day = (loss_at(120.0 - h) - loss_at(120.0 + h)) / (2 * h);
   CHECK(relative_difference(s.answer.training.deadline_value_per_day, per_day) < 1e-5);
   // The site's power and the life's energy, by hand from the plan's chip-hours.
-  CHECK(s.answer.power.training_mw ==
-        Approx(kSiteChips * kH100FacilityWatts / 1e6).epsilon(kPowerArithmetic));
+  CHECK(s.answer.power.training_mw == Approx(100.0).epsilon(kPowerArithmetic));
   const LifetimeCost& c = s.answer.plan.cost;
   const double year_hours = 365.25 * 24.0;
   CHECK(s.answer.power.serving_mw ==
@@ -178,9 +180,9 @@ TEST_CASE("the best model a 100 MW site trains in 120 days: the deadline binds o
   CHECK(s.answer.power.energy_mwh ==
         Approx((c.pretrain.gpu_hours + c.inference.gpu_hours) * kH100FacilityWatts / 1e6)
             .epsilon(kPowerArithmetic));
-  // Training's share of it is the site's power for the 120 days: 99.99 MW x 2880 h.
+  // Training's share of it is the site's 100 MW for the 120 days: 288,000 MWh.
   CHECK(c.pretrain.gpu_hours * kH100FacilityWatts / 1e6 ==
-        Approx(kSiteChips * kH100FacilityWatts / 1e6 * 2880.0).epsilon(kPowerReference));
+        Approx(100.0 * 2880.0).epsilon(kPowerReference));
   CHECK(std::isnan(s.answer.power.energy_usd));
   CHECK(s.answer.power.energy_usd_reason == "no power.usd_per_kwh");
 
@@ -216,12 +218,12 @@ TEST_CASE("the tighter of training.max_chips and the site's power caps the chips
     CHECK_THAT(s.answer.training.chips_source, Catch::Contains("training.max_chips"));
     CHECK(s.answer.plan.cost.pretrain.flops ==
           Approx(120.0 * 86400.0 * 50000.0 * kH100FlopPerSecond).epsilon(kPowerReference));
-    CHECK(s.answer.power.max_chips == kSiteChips);
+    CHECK(s.answer.power.max_chips == Approx(kSiteChips).epsilon(kPowerArithmetic));
   }
   SECTION("more chips allowed than the site powers: power.max_mw binds") {
     const QuestionSolution s = solve_max("100K");
     REQUIRE(s.status() == Status::converged);
-    CHECK(s.answer.training.chips == kSiteChips);
+    CHECK(s.answer.training.chips == Approx(kSiteChips).epsilon(kPowerArithmetic));
     CHECK_THAT(s.answer.training.chips_source, Catch::Contains("power.max_mw"));
   }
   SECTION("given chips beyond the site's power are refused, naming both") {
@@ -284,7 +286,7 @@ TEST_CASE("hostile power values are refused with the field named", "[power]") {
   refused("max_mw = -5\n", "power.max_mw");
   refused("max_mw = 1e400\n", "power.max_mw");
   refused("max_mw = nan\n", "power.max_mw");
-  refused("max_mw = 1e-6\n", "power.max_mw");  // 1 W powers no node
+  refused("max_mw = 1e-6\n", "power.max_mw");  // 1 W powers less than one node
   refused("pue = -1.1\n", "power.pue");
   refused("pue = 0.9\n", "power.pue");
   refused("pue = nan\n", "power.pue");
@@ -311,21 +313,43 @@ TEST_CASE("hostile power values are refused with the field named", "[power]") {
       Catch::Contains("hardware.h100-sxm.tdp"));
 }
 
-TEST_CASE("examples/power_site_120_days.toml: 71,352 H100s for 120 days", "[power]") {
+TEST_CASE("examples/power_site_120_days.toml: 71,357 H100s for 120 days", "[power]") {
   const CliRun run = run_cli({"solve", example("power_site_120_days.toml"), "--json"});
   INFO(run.err);
   REQUIRE(run.status == 0);
   const nlohmann::json j = run.json();
   CHECK(j["status"] == "converged");
-  CHECK(j["training_chips"].get<double>() == kSiteChips);
-  CHECK(j["power_max_chips"].get<double>() == kSiteChips);
+  CHECK(j["training_chips"].get<double>() == Approx(kSiteChips).epsilon(kPowerArithmetic));
+  CHECK(j["power_max_chips"].get<double>() == Approx(kSiteChips).epsilon(kPowerArithmetic));
   CHECK(j["training_days"].get<double>() == Approx(120.0).epsilon(kPowerReference));
-  CHECK(j["training_power_mw"].get<double>() ==
-        Approx(kSiteChips * kH100FacilityWatts / 1e6).epsilon(kPowerArithmetic));
+  CHECK(j["training_power_mw"].get<double>() == Approx(100.0).epsilon(kPowerArithmetic));
   CHECK(j["deadline_value_per_day"].get<double>() > 0.0);
   CHECK(j["unavailable"]["energy_usd"] == "no power.usd_per_kwh");
   const CliRun text = run_cli({"solve", example("power_site_120_days.toml")});
   REQUIRE(text.status == 0);
   CHECK_THAT(text.out, Catch::Contains("the cap binds: power.max_mw") &&
                            Catch::Contains("power at the meter"));
+}
+
+TEST_CASE("the power figures are inputs to vary only where they change a plan", "[power]") {
+  const auto paths = [](const std::string& power) {
+    const Scenario scenario =
+        load_scenario_text(site_text("deadline = \"120d\"\n", power, kBudget1B), "site.toml");
+    std::vector<std::string> listed;
+    for (const NumericInput& input : numeric_inputs(scenario)) listed.push_back(input.path);
+    return listed;
+  };
+  const auto has = [](const std::vector<std::string>& listed, const std::string& path) {
+    return std::find(listed.begin(), listed.end(), path) != listed.end();
+  };
+  // Without a price or a limit they change only the power reported, not the plan.
+  const std::vector<std::string> plain = paths("");
+  CHECK_FALSE(has(plain, "power.pue"));
+  CHECK_FALSE(has(plain, "power.node_overhead"));
+  CHECK_FALSE(has(plain, "hardware.h100-sxm.tdp"));
+  const std::vector<std::string> site = paths("max_mw = 100\n");
+  CHECK(has(site, "power.max_mw"));
+  CHECK(has(site, "power.pue"));
+  CHECK(has(site, "power.node_overhead"));
+  CHECK(has(site, "hardware.h100-sxm.tdp"));
 }

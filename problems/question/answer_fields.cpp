@@ -234,8 +234,8 @@ constexpr std::array kAnswerFields{
     number_field(
         "power_max_chips", "chips", Group::power,
         [](const AnswerSummary& a, const Layout&) { return a.power_max_chips; },
-        "the training chips power.max_mw powers, whole nodes: the cap on training_chips when "
-        "below training.max_chips"),
+        "the training chips power.max_mw powers, max_mw / (TDP x (1 + node_overhead) x pue), "
+        "not rounded: the cap on training_chips when below training.max_chips"),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),

@@ -280,7 +280,8 @@ QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
   const bool priced = spec.kind != ProblemKind::min_lifetime_flops;
   setup.power = site_power(given);
   // Energy at power.usd_per_kwh is in every chip-hour's price from here on.
-  const LifetimeInputs inputs = with_energy_prices(given, priced);
+  const std::optional<LifetimeInputs> energy_priced = with_energy_prices(given, priced);
+  const LifetimeInputs& inputs = energy_priced ? *energy_priced : given;
   setup.model = lifetime_cost_model(inputs, priced);
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();

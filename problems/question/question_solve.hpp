@@ -138,7 +138,7 @@ struct PowerAnswer {
   // Pretraining, RL and inference chip-hours at facility power.
   double energy_mwh = kNaN;
   double energy_usd = kNaN;  // energy_mwh at power.usd_per_kwh (included in the costs)
-  double max_chips = kNaN;   // the training chips power.max_mw powers, whole nodes
+  double max_chips = kNaN;   // the training chips power.max_mw powers (not rounded)
   std::string training_reason, serving_reason, energy_reason, energy_usd_reason, max_chips_reason;
 };
 

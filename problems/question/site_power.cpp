@@ -43,24 +43,25 @@ SitePower site_power(const LifetimeInputs& inputs) {
                      site.training_unknown);
   }
   const double node = inputs.training.chip.node_chips;
-  // A node is powered whole: the site holds whole nodes, rounded down.
-  const double chips = max_chips_within(inputs.training.chip, inputs.power, *site.max_mw);
-  site.max_chips = std::floor(chips / node * (1.0 + 1e-12)) * node;
+  // Not rounded to whole nodes: the limit is a continuous cap on the compute, so that its
+  // multiplier and elasticities exist (a floor would make them 0 almost everywhere); the part
+  // of a node it leaves is at most node_chips - 1 chips of tens of thousands.
+  site.max_chips = max_chips_within(inputs.training.chip, inputs.power, *site.max_mw);
   if (*site.max_chips < node) {
     throw field_error("power.max_mw",
                       format_quantity(*site.max_mw * kWattsPerMegawatt, Unit::watts) +
-                          " powers no whole node of " + format_quantity(node, Unit::count) + " " +
-                          inputs.training.chip.id + " at " +
+                          " powers less than one node of " + format_quantity(node, Unit::count) +
+                          " " + inputs.training.chip.id + " at " +
                           format_quantity(*site.training_watts_per_chip, Unit::watts) +
                           " per chip at the meter");
   }
   return site;
 }
 
-LifetimeInputs with_energy_prices(const LifetimeInputs& inputs, bool priced) {
-  LifetimeInputs priced_inputs = inputs;
+std::optional<LifetimeInputs> with_energy_prices(const LifetimeInputs& inputs, bool priced) {
   const std::optional<double>& usd_per_kwh = inputs.power.usd_per_kwh;
-  if (!priced || !usd_per_kwh || *usd_per_kwh == 0.0) return priced_inputs;
+  if (!priced || !usd_per_kwh || *usd_per_kwh == 0.0) return std::nullopt;
+  LifetimeInputs priced_inputs = inputs;
   auto energy_per_hour = [&](const Hardware& chip) {
     return facility_watts_per_chip(chip, inputs.power) / kWattsPerKilowatt * *usd_per_kwh;
   };

@@ -22,21 +22,22 @@ struct SitePower {
   std::string serving_unknown;
   std::optional<double> serving_seconds;  // inference.duration: the fleet's mean over it
   std::optional<double> usd_per_kwh;
-  // power.max_mw and the training chips it powers, whole nodes (floor).
+  // power.max_mw and the training chips it powers (not rounded: a continuous cap).
   std::optional<double> max_mw;
   std::optional<double> max_chips;
 };
 
 // Validates inputs.power (naming "power.<field>") and makes the setup's SitePower. Throws
-// InputError when power.max_mw is given for a training chip of unknown power, or powers no
-// whole node of it.
+// InputError when power.max_mw is given for a training chip of unknown power, or powers less
+// than one node of it.
 SitePower site_power(const LifetimeInputs& inputs);
 
 // The inputs with energy priced into every chip-hour: power.usd_per_kwh times each chip's
 // facility kW added to the training and serving prices per chip-hour, so that the costs the
-// questions minimise include the energy (a no-op without usd_per_kwh, or when `priced` is
-// false). Throws InputError naming hardware.<id>.tdp for a chip of unknown power.
-LifetimeInputs with_energy_prices(const LifetimeInputs& inputs, bool priced);
+// questions minimise include the energy; nullopt when nothing changes (no usd_per_kwh, or
+// `priced` false), so that a sweep's setups copy no inputs. Throws InputError naming
+// hardware.<id>.tdp for a chip of unknown power.
+std::optional<LifetimeInputs> with_energy_prices(const LifetimeInputs& inputs, bool priced);
 
 // The power figures of a plan whose chip-hours are `cost` (`costed`: the plan exists), with
 // `training_chips` (NaN: not known) in a question that is `priced` (a FLOPs question has no
