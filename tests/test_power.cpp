@@ -13,6 +13,7 @@
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
+#include "scaleopt/analysis/sensitivity_analysis.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/power_setup.hpp"
@@ -352,4 +353,70 @@ TEST_CASE("the power figures are inputs to vary only where they change a plan", 
   CHECK(has(site, "power.pue"));
   CHECK(has(site, "power.node_overhead"));
   CHECK(has(site, "hardware.h100-sxm.tdp"));
+}
+
+TEST_CASE("what a megawatt is worth: the loss's elasticity to power.max_mw by the KKT system",
+          "[power]") {
+  // On the binding deadline C_max is proportional to max_mw and inversely to the TDP, so
+  // d ln L* / d ln max_mw = d ln L* / d ln C_max = -(that of the TDP), and that of the PUE too.
+  // Against a central difference of the 50-digit optimal loss in ln C_max, +-1e-4: O(h^2) =
+  // 1e-8 relative, far below the 1e-5 checked (the stencil of the implicit-function theorem
+  // steps 1e-5 in ln p, its error ~1e-10).
+  const LossLaw law = loss_law_preset("epoch2024");
+  const Scenario scenario = load_scenario_text(
+      site_text("deadline = \"120d\"\n", "max_mw = 100\n", kBudget1B), "site.toml");
+  SensitivityAnalysisOptions options;
+  options.inputs = {"power.max_mw", "power.pue", "hardware.h100-sxm.tdp"};
+  const SensitivityResult result = analyse_sensitivity(scenario, options);
+  REQUIRE(result.status == Status::converged);
+  REQUIRE(result.report.inputs.size() == 3);
+  const double cap = 120.0 * 86400.0 * kSiteChips * kH100FlopPerSecond;
+  const double h = 1e-4;
+  const Real50 l_up = chinchilla50(law, Real50(cap * std::exp(h))).loss;
+  const Real50 l_down = chinchilla50(law, Real50(cap * std::exp(-h))).loss;
+  const Real50 l0 = chinchilla50(law, Real50(cap)).loss;
+  const Real50 elasticity = (l_up - l_down) / (2 * h) / l0;
+  constexpr std::size_t kLoss = 2;  // kElasticityOutputs: params, pretrain_tokens, loss, ...
+  for (const InputSensitivity& input : result.report.inputs) {
+    CAPTURE(input.path);
+    REQUIRE(input.optimum.status == Status::converged);
+    const double sign = input.path == "power.max_mw" ? 1.0 : -1.0;
+    CHECK(relative_difference(sign * input.optimum.values[kLoss], elasticity) < 1e-5);
+  }
+}
+
+TEST_CASE("the catalog's TDPs are the vendors' figures, and the TPUs' unknown with the reason",
+          "[power]") {
+  // The datasheets' maxima (costmodel/data/hardware.toml cites each).
+  const std::pair<const char*, double> published[] = {
+      {"a100-80g", 400.0}, {"a100-40g", 400.0}, {"h100-sxm", 700.0}, {"h800", 700.0},
+      {"h200", 700.0},     {"b200", 1000.0},    {"mi300x", 750.0}};
+  for (const auto& [id, watts] : published) {
+    CAPTURE(id);
+    const Hardware h = chip(id);
+    REQUIRE(h.tdp_watts);
+    CHECK(*h.tdp_watts == watts);
+    CHECK_FALSE(h.power_source.empty());
+  }
+  for (const char* id : {"tpu-v5e", "tpu-v5p"}) {
+    CAPTURE(id);
+    CHECK_FALSE(chip(id).tdp_watts);
+    CHECK_THAT(chip(id).power_unknown, Catch::Contains("no per-chip power"));
+  }
+  const CliRun run = run_cli({"hardware", "--json"});
+  REQUIRE(run.status == 0);
+  for (const auto& entry : run.json()["hardware"]) {
+    CAPTURE(entry["id"]);
+    if (entry["id"] == "tpu-v5p") {
+      CHECK(entry["tdp_watts"].is_null());
+      CHECK(entry["power_unknown"].get<std::string>().find("no per-chip power") !=
+            std::string::npos);
+    }
+    if (entry["id"] == "h100-sxm") {
+      CHECK(entry["tdp_watts"] == 700.0);
+      CHECK(entry["power_unknown"].is_null());
+    }
+  }
+  const CliRun text = run_cli({"hardware"});
+  CHECK_THAT(text.out, Catch::Contains("TDP") && Catch::Contains("unknown"));
 }
