@@ -72,7 +72,7 @@ double Hardware::power_watts(std::string_view prefix) const {
       qualified_field(prefix, "tdp"),
       "the power of " + id + " is unknown (" +
           (power_unknown.empty() ? std::string("no published figure") : power_unknown) +
-          "): give it in [hardware." + input_excerpt(id) + "] as tdp = \"700W\"");
+          "): give its TDP in watts in [hardware." + input_excerpt(id) + "] as tdp");
 }
 
 const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_view id) {
