@@ -37,7 +37,7 @@ int run_hardware(bool json, std::ostream& out) {
   }
   Table table("Hardware catalog: dense peaks per chip (no 2:4 sparsity)");
   table.header({"id", "bf16 FLOP/s", "fp8 FLOP/s", "int8 OP/s", "HBM bandwidth", "HBM",
-                "FLOP/byte (bf16)", "price (assumed)"});
+                "FLOP/byte (bf16)", "TDP", "price (assumed)"});
   for (const Hardware& chip : chips) {
     table.cells(
         {chip.id, rate(chip.bf16_flop_per_second), rate(chip.fp8_flop_per_second),
@@ -45,11 +45,21 @@ int run_hardware(bool json, std::ostream& out) {
          format_quantity(chip.hbm_bytes_per_second, Unit::bytes_per_second, 4),
          format_quantity(chip.hbm_bytes, Unit::bytes, 4),
          format_quantity(flop_per_byte(chip), Unit::number, 3),
+         chip.tdp_watts ? format_quantity(*chip.tdp_watts, Unit::watts, 4) : "unknown",
          chip.usd_per_hour ? format_quantity(*chip.usd_per_hour, Unit::usd_per_hour) : "-"});
   }
   table.print(out);
   out << "Sources:\n";
   for (const Hardware& chip : chips) out << "  " << chip.id << ": " << chip.source << "\n";
+  out << "Power (TDP of one chip; node and facility overheads are power.* keys):\n";
+  for (const Hardware& chip : chips) {
+    out << "  " << chip.id << ": "
+        << (chip.tdp_watts ? chip.power_source
+                           : "unknown: " + (chip.power_unknown.empty() ? std::string("no published "
+                                                                                     "figure")
+                                                                       : chip.power_unknown))
+        << "\n";
+  }
   out << "Prices are assumptions, not datasheet figures:\n";
   for (const Hardware& chip : chips) {
     if (chip.usd_per_hour) out << "  " << chip.id << ": " << chip.price_note << "\n";

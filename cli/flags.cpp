@@ -190,6 +190,8 @@ std::string type_name(Unit unit) {
       return "RATE";
     case Unit::seconds:
       return "DURATION";
+    case Unit::watts:
+      return "WATTS";
   }
   return "VALUE";
 }

@@ -63,6 +63,16 @@ void Hardware::validate(std::string_view prefix) const {
                       "must be >= 1, got " + std::to_string(node_chips));
   }
   if (source.empty()) throw field_error(qualified_field(prefix, "source"), "must not be empty");
+  if (tdp_watts) require_positive(prefix, "tdp", *tdp_watts);
+}
+
+double Hardware::power_watts(std::string_view prefix) const {
+  if (tdp_watts) return *tdp_watts;
+  throw field_error(
+      qualified_field(prefix, "tdp"),
+      "the power of " + id + " is unknown (" +
+          (power_unknown.empty() ? std::string("no published figure") : power_unknown) +
+          "): give its TDP in watts in [hardware." + input_excerpt(id) + "] as tdp");
 }
 
 const Hardware& find_hardware(const std::vector<Hardware>& chips, std::string_view id) {

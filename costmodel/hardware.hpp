@@ -28,6 +28,16 @@ struct Hardware {
   // Chips in one node (a server board: DGX/HGX 8 GPUs, an 8-GPU MI300X platform): default
   // replicas are whole nodes.
   double node_chips = 8.0;
+  // Thermal design power of one chip (the board's maximum sustained power, as the vendor
+  // sheet prints it), with where the figure comes from; absent where no figure is published,
+  // and then `power_unknown` says why (TPUs: Google publishes no per-chip power).
+  std::optional<double> tdp_watts;
+  std::string power_source;
+  std::string power_unknown;
+
+  // tdp_watts; throws InputError naming "<prefix>.tdp" with the reason when the power is
+  // unknown, for a figure or a constraint that needs it.
+  double power_watts(std::string_view prefix) const;
 
   // The dense peak at `precision`; throws InputError naming the chip and the formats it has
   // ("tpu-v5e has no fp8 figure (it has bf16, int8)").

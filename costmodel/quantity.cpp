@@ -72,6 +72,11 @@ constexpr std::array<Suffix, 17> kDurations{{{"ms", 1e-3},
                                              {"yr", kSecondsPerYear},
                                              {"year", kSecondsPerYear}}};
 
+// Power: "W" is required after a multiplier ("700W", "0.7kW", "100MW"), so that "100M" is not
+// read as 100 MW or 100 million watts by mistake; a plain number is watts.
+constexpr std::array<Suffix, 7> kPowerSuffixes{
+    {{"", 1.0}, {"W", 1.0}, {"kW", 1e3}, {"KW", 1e3}, {"MW", 1e6}, {"GW", 1e9}, {"TW", 1e12}}};
+
 template <std::size_t Size>
 std::optional<double> lookup(const std::array<Suffix, Size>& table, std::string_view text) {
   for (const Suffix& s : table) {
@@ -144,6 +149,8 @@ std::optional<double> suffix_factor(std::string_view suffix, Unit unit) {
     case Unit::seconds:
       if (suffix.empty()) return 1.0;
       return lookup(kDurations, suffix);
+    case Unit::watts:
+      return lookup(kPowerSuffixes, suffix);
   }
   return std::nullopt;
 }
@@ -182,6 +189,8 @@ std::string_view unit_expectation(Unit unit) {
       return "a rate such as 50M/s, 3B/h or 4T/d";
     case Unit::seconds:
       return "a duration such as 30s, 5m (minutes), 12h, 60d, 2w, 2mo or 1y";
+    case Unit::watts:
+      return "a power such as 700W, 0.7kW, 100MW or 1GW (a plain number is watts)";
   }
   return "a number";
 }
@@ -311,6 +320,24 @@ std::string with_duration_unit(double seconds, int significant) {
   return buffer;
 }
 
+// 700W, 1.2kW, 100MW: the largest multiplier not above the value.
+std::string with_power_unit(double watts, int significant) {
+  struct Step {
+    double factor;
+    const char* name;
+  };
+  constexpr std::array<Step, 4> steps{{{1e12, "TW"}, {1e9, "GW"}, {1e6, "MW"}, {1e3, "kW"}}};
+  char buffer[64];
+  for (const Step& step : steps) {
+    if (std::fabs(watts) >= step.factor) {
+      std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, watts / step.factor, step.name);
+      return buffer;
+    }
+  }
+  std::snprintf(buffer, sizeof buffer, "%.*gW", significant, watts);
+  return buffer;
+}
+
 }  // namespace
 
 std::string format_quantity(double value, Unit unit, int significant) {
@@ -337,6 +364,8 @@ std::string format_quantity(double value, Unit unit, int significant) {
       return with_multiplier(value, significant, "") + "/s";
     case Unit::seconds:
       return with_duration_unit(value, significant);
+    case Unit::watts:
+      return with_power_unit(value, significant);
   }
   return format_scientific(value, significant);
 }

@@ -25,13 +25,14 @@ enum class Unit {
   usd_per_hour,      // $2/h, $1.40/hour, $48/d (stored per hour)
   per_second,        // 50M/s, 4T/d (stored per second)
   seconds,           // 60d, 2mo, 1y, 5m, 30s (stored in seconds)
+  watts,             // 700W, 0.7kW, 100MW, 1GW (stored in watts)
 };
 
 // A short description of what a unit accepts, with examples, for error messages and --help.
 std::string_view unit_expectation(Unit unit);
 
 // Parses `text` as a quantity of `unit` and returns it in the base unit (count, bytes,
-// bytes/s, FLOP/s, USD, USD/hour, 1/s, seconds). Throws InputError quoting the text and
+// bytes/s, FLOP/s, USD, USD/hour, 1/s, seconds, watts). Throws InputError quoting the text and
 // saying what was expected. Never returns NaN or infinity.
 double parse_quantity(std::string_view text, Unit unit);
 

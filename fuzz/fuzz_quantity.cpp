@@ -14,9 +14,11 @@
 namespace {
 
 constexpr scaleopt::Unit kUnits[] = {
-    scaleopt::Unit::number,           scaleopt::Unit::count,           scaleopt::Unit::bytes,
-    scaleopt::Unit::bytes_per_second, scaleopt::Unit::flop_per_second, scaleopt::Unit::usd,
-    scaleopt::Unit::usd_per_hour,     scaleopt::Unit::per_second,      scaleopt::Unit::seconds};
+    scaleopt::Unit::number,          scaleopt::Unit::count,
+    scaleopt::Unit::bytes,           scaleopt::Unit::bytes_per_second,
+    scaleopt::Unit::flop_per_second, scaleopt::Unit::usd,
+    scaleopt::Unit::usd_per_hour,    scaleopt::Unit::per_second,
+    scaleopt::Unit::seconds,         scaleopt::Unit::watts};
 
 // "%.3g" rounds to half a unit in the third digit: at most 0.5 / 100 relative (at 1.00x).
 constexpr double kPrintedRelativeError = 5e-3;

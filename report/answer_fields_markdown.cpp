@@ -41,6 +41,9 @@ std::string_view null_when(const AnswerField& field) {
       return "no plan; neither training.chips nor training.deadline given";
     case AnswerFieldGroup::training_cap:
       return "no plan; not applicable to the question (the reason says)";
+    case AnswerFieldGroup::power:
+      return "no plan; a chip of unknown power; no chips, serving duration or price to use "
+             "(the reason says)";
     case AnswerFieldGroup::text:
       return "";
   }

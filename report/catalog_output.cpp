@@ -23,17 +23,23 @@ double tokens_per_param_at_reference(const LossLaw& law) {
 Json hardware_json(const std::vector<Hardware>& chips) {
   Json list = Json::array();
   for (const Hardware& chip : chips) {
-    list.push_back(Json{{"id", chip.id},
-                        {"name", chip.name},
-                        {"bf16_flop_per_second", optional_json(chip.bf16_flop_per_second)},
-                        {"fp8_flop_per_second", optional_json(chip.fp8_flop_per_second)},
-                        {"int8_op_per_second", optional_json(chip.int8_op_per_second)},
-                        {"hbm_bytes_per_second", chip.hbm_bytes_per_second},
-                        {"hbm_bytes", chip.hbm_bytes},
-                        {"usd_per_hour", optional_json(chip.usd_per_hour)},
-                        {"price_is_assumption", true},
-                        {"price_note", chip.price_note},
-                        {"source", chip.source}});
+    list.push_back(Json{
+        {"id", chip.id},
+        {"name", chip.name},
+        {"bf16_flop_per_second", optional_json(chip.bf16_flop_per_second)},
+        {"fp8_flop_per_second", optional_json(chip.fp8_flop_per_second)},
+        {"int8_op_per_second", optional_json(chip.int8_op_per_second)},
+        {"hbm_bytes_per_second", chip.hbm_bytes_per_second},
+        {"hbm_bytes", chip.hbm_bytes},
+        {"usd_per_hour", optional_json(chip.usd_per_hour)},
+        {"price_is_assumption", true},
+        {"price_note", chip.price_note},
+        {"source", chip.source},
+        {"tdp_watts", optional_json(chip.tdp_watts)},
+        {"power_source", chip.power_source},
+        {"power_unknown", chip.tdp_watts ? Json(nullptr)
+                                         : Json(chip.power_unknown.empty() ? "no published figure"
+                                                                           : chip.power_unknown)}});
   }
   return json_document(Json{{"hardware", list}});
 }

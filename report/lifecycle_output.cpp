@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/power_setup.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/answer_fields.hpp"
@@ -57,6 +58,17 @@ std::string data_limit_reason(const AnswerField& field, const QuestionAnswer& an
   return "no answer: " + answer.plan.solve.message;
 }
 
+// Why a power figure is missing: the reason PowerAnswer kept for it.
+std::string power_reason(const AnswerField& field, const PowerAnswer& power) {
+  const std::string_view key = field.key;
+  const std::string& reason = key == "training_power_mw"  ? power.training_reason
+                              : key == "serving_power_mw" ? power.serving_reason
+                              : key == "energy_mwh"       ? power.energy_reason
+                              : key == "energy_usd"       ? power.energy_usd_reason
+                                                          : power.max_chips_reason;
+  return reason.empty() ? std::string("not defined for this plan") : reason;
+}
+
 // Why the number of `field` is missing from `answer` (it is NaN): one line for the JSON's
 // "unavailable".
 std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& answer,
@@ -90,6 +102,8 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
                "time) or training.deadline (the chips it needs)";
       }
       break;
+    case AnswerFieldGroup::power:
+      return power_reason(field, answer.power);
     case AnswerFieldGroup::training_cap:
       if (solve.status == Status::converged) {
         return field.key == "pretraining_budget_value"
@@ -314,6 +328,36 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
     row("serving fleet", [hours](const QuestionAnswer& a) {
       return format_quantity(a.plan.cost.inference.gpu_hours / hours, Unit::count) +
              " chips busy on average";
+    });
+  }
+  if (priced) {
+    // The defaults behind every power figure are assumptions: said on the row itself.
+    const PowerSetup& power = scenario.power;
+    auto given = [&](std::string_view key) {
+      return std::find(scenario.keys_given.begin(), scenario.keys_given.end(), key) !=
+             scenario.keys_given.end();
+    };
+    const std::string basis =
+        "TDP x (1 + " + format_quantity(power.node_overhead, Unit::number) + " node overhead" +
+        (given("power.node_overhead") ? "" : " (assumed)") + ") x PUE " +
+        format_quantity(power.pue, Unit::number) + (given("power.pue") ? "" : " (assumed)");
+    row("power at the meter", [basis](const QuestionAnswer& a) {
+      auto mw = [](double value) {
+        return std::isfinite(value) ? format_quantity(value * kWattsPerMegawatt, Unit::watts)
+                                    : std::string("-");
+      };
+      return "training " + mw(a.power.training_mw) + ", serving " + mw(a.power.serving_mw) + " (" +
+             basis + ")";
+    });
+    row("energy", [&power](const QuestionAnswer& a) {
+      if (!std::isfinite(a.power.energy_mwh)) return "- (" + a.power.energy_reason + ")";
+      std::string text = format_scientific(a.power.energy_mwh, 4) + " MWh";
+      if (std::isfinite(a.power.energy_usd)) {
+        text += ", " + format_quantity(a.power.energy_usd, Unit::usd) + " at $" +
+                format_quantity(*power.usd_per_kwh, Unit::number) +
+                "/kWh (included in the costs above)";
+      }
+      return text;
     });
   }
   row("vs Chinchilla, same loss", [](const QuestionAnswer& a) {

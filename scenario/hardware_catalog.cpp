@@ -12,7 +12,7 @@
 namespace scaleopt {
 namespace {
 
-const std::array<HardwareField, 10> kFields{{
+const std::array<HardwareField, 13> kFields{{
     {"name",
      KeyKind::text,
      Unit::number,
@@ -64,6 +64,26 @@ const std::array<HardwareField, 10> kFields{{
      nullptr,
      nullptr,
      [](Hardware& h, const std::string& v) { h.price_note = v; }},
+    {"tdp", KeyKind::number, Unit::watts, kPositive,
+     "Thermal design power of one chip, as the vendor sheet prints it (`700W`)",
+     [](const Hardware& h) { return h.tdp_watts; }, [](Hardware& h, double v) { h.tdp_watts = v; },
+     nullptr},
+    {"power_source",
+     KeyKind::text,
+     Unit::number,
+     {},
+     "Datasheet the tdp comes from",
+     nullptr,
+     nullptr,
+     [](Hardware& h, const std::string& v) { h.power_source = v; }},
+    {"power_unknown",
+     KeyKind::text,
+     Unit::number,
+     {},
+     "Why a chip has no tdp (no published figure): reported where its power is asked for",
+     nullptr,
+     nullptr,
+     [](Hardware& h, const std::string& v) { h.power_unknown = v; }},
 }};
 
 std::vector<std::string_view> field_keys() {
@@ -113,6 +133,10 @@ Hardware read_hardware_table(const std::string& file, const toml::table& table,
                     "hbm_bandwidth and hbm)");
       }
     }
+  }
+  if (table.get("tdp")) {
+    chip.power_unknown.clear();  // a figure given replaces the reason there was none
+    if (!table.get("power_source")) chip.power_source = "given in " + file;
   }
   if (table.get("usd_per_hour") && !table.get("price_note")) {
     chip.price_note = "assumption from " + file;  // a new price replaces the catalog's note

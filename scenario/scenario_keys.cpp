@@ -702,6 +702,36 @@ std::vector<ScenarioKey> make_keys() {
           "repeated epochs",
           [](const Scenario& s) { return s.data.unique_tokens; },
           [](Scenario& s, double v) { s.data.unique_tokens = v; }),
+      // [power]: what the chips draw at the meter (costmodel/power_setup.hpp)
+      number(
+          "power.node_overhead", Unit::number, kNonNegative, "0.82", true,
+          "The node's power beside its accelerators (CPUs, NICs, NVSwitches, fans), as a "
+          "fraction of their TDP: NVIDIA DGX H100, 10.2 kW maximum for 8 x 700 W GPUs",
+          [](const Scenario& s) { return std::optional<double>(s.power.node_overhead); },
+          [](Scenario& s, double v) { s.power.node_overhead = v; }),
+      number(
+          "power.pue", Unit::number, kAtLeastOne, "1.1", true,
+          "Power usage effectiveness, the facility's power over its IT power (>= 1; Google's "
+          "fleet: 1.10)",
+          [](const Scenario& s) { return std::optional<double>(s.power.pue); },
+          [](Scenario& s, double v) { s.power.pue = v; }),
+      number(
+          "power.usd_per_kwh", Unit::usd, kNonNegative, "none (no energy cost)", false,
+          "Price of energy per kWh at the meter: adds the energy as a cost line. For owned "
+          "hardware only: a rental price per chip-hour already includes the power",
+          [](const Scenario& s) { return s.power.usd_per_kwh; },
+          [](Scenario& s, double v) { s.power.usd_per_kwh = v; }),
+      number(
+          "power.max_mw", Unit::number, kPositive, "none (no site limit)", false,
+          "The site's power limit in MW at the meter: caps the training chips at what it "
+          "powers (TDP x (1 + node_overhead) x pue each), so that with training.deadline it "
+          "limits the model",
+          [](const Scenario& s) { return s.power.max_mw; },
+          [](Scenario& s, double v) { s.power.max_mw = v; }),
+      boolean("power.site_includes_serving", "false",
+              "Whether power.max_mw must also hold the serving fleet: not supported yet, "
+              "refused when true",
+              [](Scenario& s, bool v) { s.power.site_includes_serving = v; }),
       // [pricing]: a provider's price list, read by scenario/price_list_file.hpp
       pricing_key("pricing.name", KeyKind::text, Unit::number, "none",
                   "Name of the price list shown in output (\"Gemini 2.5 Pro\")"),
@@ -746,6 +776,8 @@ std::string unit_label(const ScenarioKey& key) {
       return "rate (`50M/s`)";
     case Unit::seconds:
       return "duration (`2mo`, `50ms`)";
+    case Unit::watts:
+      return "watts (`700W`, `1kW`)";
   }
   return "number";
 }
@@ -791,8 +823,13 @@ std::vector<std::string_view> scenario_tables() {
 
 std::vector<NumericInput> numeric_inputs(const Scenario& s) {
   std::vector<NumericInput> inputs;
+  // The power figures (TDP, node overhead, PUE) change a plan only through an energy price or
+  // a site's limit; otherwise only the power reported beside it, so they are no input whose
+  // elasticity to take (sweeps still set them by path).
+  const bool power_matters = s.power.usd_per_kwh || s.power.max_mw;
   for (const ScenarioKey& key : scenario_keys()) {
     if (key.kind != KeyKind::number || !key.get) continue;
+    if (!power_matters && (key.path == "power.node_overhead" || key.path == "power.pue")) continue;
     if (const auto value = key.get(s)) {
       inputs.push_back(
           {std::string(key.path), key.unit, *value, key.doc, whole_number_key(key.path)});
@@ -801,6 +838,7 @@ std::vector<NumericInput> numeric_inputs(const Scenario& s) {
   for (const Hardware* chip : chips_in_use(s)) {
     for (const HardwareField& field : hardware_fields()) {
       if (field.kind != KeyKind::number) continue;
+      if (!power_matters && field.key == "tdp") continue;
       if (const auto value = field.get(*chip)) {
         inputs.push_back({chip_path(chip->id, field.key), field.unit, *value, field.doc,
                           field.key == "node_chips"});
@@ -885,6 +923,7 @@ void validate_scenario(const Scenario& s) {
   s.serving.validate("inference");
   s.demand.validate("inference");
   s.rl.validate("rl");
+  s.power.validate("power");
   if (s.problem_given) s.problem.validate();
 }
 

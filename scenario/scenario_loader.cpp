@@ -287,6 +287,14 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     note_price(scenario, "training.usd_per_chip_hour", scenario.training.usd_per_chip_hour,
                scenario.training.chip);
   }
+  if (priced_problem && !document.table.get("power")) {
+    // Every priced answer reports its power and energy at these defaults (a [power] table
+    // lists them through the registry, above).
+    for (const char* key : {"power.node_overhead", "power.pue"}) {
+      scenario.assumptions.push_back(std::string(key) + " = " +
+                                     std::string(find_scenario_key(key)->default_text));
+    }
+  }
   const bool flops_only =
       scenario.problem_given && scenario.problem.kind == ProblemKind::min_lifetime_flops;
   if ((document.table.get("inference") || document.table.get("rl")) && !flops_only) {

@@ -113,7 +113,7 @@ TEST_CASE("numbers print in both forms: 2.42e10 and 24.2B", "[quantity]") {
 
 TEST_CASE("what is printed parses back to the same value at the printed precision", "[quantity]") {
   const Unit units[] = {Unit::count,        Unit::bytes,      Unit::bytes_per_second, Unit::usd,
-                        Unit::usd_per_hour, Unit::per_second, Unit::seconds};
+                        Unit::usd_per_hour, Unit::per_second, Unit::seconds,          Unit::watts};
   for (Unit unit : units) {
     for (double value : {3.0, 1234.5, 2.4179e10, 7.7e13, 4.2e16}) {
       const std::string text = format_quantity(value, unit, 6);
@@ -122,4 +122,18 @@ TEST_CASE("what is printed parses back to the same value at the printed precisio
       CHECK(parse_quantity(text, unit) == Approx(value).epsilon(5e-6));
     }
   }
+}
+
+TEST_CASE("power reads in watts with W, kW, MW and GW", "[quantity]") {
+  // Decimal multipliers, as every other unit: 0.7 kW = 700 W, 100 MW = 1e8 W.
+  CHECK(parse_quantity("700W", Unit::watts) == 700.0);
+  CHECK(parse_quantity("700", Unit::watts) == 700.0);
+  CHECK(parse_quantity("0.7kW", Unit::watts) == Approx(700.0).epsilon(1e-15));
+  CHECK(parse_quantity("100MW", Unit::watts) == 1e8);
+  CHECK(parse_quantity("1.5GW", Unit::watts) == 1.5e9);
+  // A multiplier without W is refused: "100M" could mean megawatts or a hundred million watts.
+  CHECK_THROWS_AS(parse_quantity("100M", Unit::watts), InputError);
+  CHECK_THROWS_AS(parse_quantity("700 J", Unit::watts), InputError);
+  CHECK(format_quantity(700.0, Unit::watts) == "700W");
+  CHECK(format_quantity(1.2e8, Unit::watts) == "120MW");
 }

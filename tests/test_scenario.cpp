@@ -65,7 +65,8 @@ TEST_CASE("bad scenarios name the file, line and key", "[scenario]") {
         "precision, tokens, mfu, chips, max_chips, deadline, goodput, context, usd_per_chip_hour");
   CHECK(error_of("[trainning]\ntokens = 1\n") ==
         "s.toml:1: trainning: unknown key (did you mean 'training'?); known keys: law, "
-        "architecture, training, inference, rl, problem, data, pricing, hardware, uncertainty");
+        "architecture, training, inference, rl, problem, data, power, pricing, hardware, "
+        "uncertainty");
   CHECK(error_of("[training]\nusd_per_chip_hour = -2\n") ==
         "s.toml:2: training.usd_per_chip_hour: must be >= 0, got -2");
   CHECK(error_of("[training]\nmfu = \"high\"\n") ==

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/data_repetition.hpp"
 #include "scaleopt/costmodel/inference_demand.hpp"
+#include "scaleopt/costmodel/power_setup.hpp"
 #include "scaleopt/costmodel/pretraining_cost.hpp"
 #include "scaleopt/costmodel/rl_cost.hpp"
 #include "scaleopt/costmodel/rl_setup.hpp"
@@ -24,7 +25,8 @@ struct LifetimeInputs {
   ServingSetup serving;
   InferenceDemand demand;
   RlSetup rl;
-  DataSupply data;  // the unique tokens available (absent: unlimited)
+  DataSupply data;   // the unique tokens available (absent: unlimited)
+  PowerSetup power;  // what the chips draw at the meter, energy's price, the site's limit
 };
 
 struct InferenceCost {

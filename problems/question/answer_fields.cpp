@@ -211,6 +211,31 @@ constexpr std::array kAnswerFields{
         "best-at-pretraining-budget: the loss one more dollar (or accelerator-hour) of "
         "pretraining budget takes off; 0 when the budget does not bind",
         Presence::training_cap),
+    number_field(
+        "training_power_mw", "MW", Group::power,
+        [](const AnswerSummary& a, const Layout&) { return a.training_power_mw; },
+        "the training cluster's power at the meter: training_chips x TDP x (1 + "
+        "power.node_overhead) x power.pue"),
+    number_field(
+        "serving_power_mw", "MW", Group::power,
+        [](const AnswerSummary& a, const Layout&) { return a.serving_power_mw; },
+        "the serving fleet's power at the meter: the chips busy on average over "
+        "inference.duration (inference chip-hours / duration), at facility power per chip"),
+    number_field(
+        "energy_mwh", "MWh", Group::power,
+        [](const AnswerSummary& a, const Layout&) { return a.energy_mwh; },
+        "the life's energy at the meter: pretraining, RL and inference chip-hours at each "
+        "chip's facility power"),
+    number_field(
+        "energy_usd", "USD", Group::power,
+        [](const AnswerSummary& a, const Layout&) { return a.energy_usd; },
+        "energy_mwh at power.usd_per_kwh: already included in the costs (each chip-hour's "
+        "price carries its energy)"),
+    number_field(
+        "power_max_chips", "chips", Group::power,
+        [](const AnswerSummary& a, const Layout&) { return a.power_max_chips; },
+        "the training chips power.max_mw powers, max_mw / (TDP x (1 + node_overhead) x pue), "
+        "not rounded: the cap on training_chips when below training.max_chips"),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),

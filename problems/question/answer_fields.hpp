@@ -46,6 +46,8 @@ enum class AnswerFieldGroup : unsigned char {
   data_limit,     // what limited data does: each figure only where it applies (the reason says)
   training,       // the pretraining run's chips and days: none when nothing sets them
   training_cap,   // the multipliers of the caps on the pretraining FLOPs
+  power,          // power and energy: none for a chip of unknown power, and where nothing
+                  // sets the chips, the fleet or a price (the reason says)
   text,           // a text field
 };
 

@@ -70,6 +70,13 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   const TrainingRunAnswer run = training_run_at(a.cost.pretrain.flops, setup);
   a.training_chips = run.chips;
   a.training_days = run.days;
+  const PowerAnswer power =
+      power_answer(a.cost, true, run.chips, setup.power, is_priced(setup.kind));
+  a.training_power_mw = power.training_mw;
+  a.serving_power_mw = power.serving_mw;
+  a.energy_mwh = power.energy_mwh;
+  a.energy_usd = power.energy_usd;
+  a.power_max_chips = power.max_chips;
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
   return a;

@@ -127,13 +127,18 @@ TrainingRunAnswer training_run_at(double pretrain_flops, const QuestionSetup& se
     run.chips = *setup.training_chips;
     run.chips_source = "training.chips";
   } else if (setup.deadline_seconds) {
-    run.chips_source = setup.training_chips_capped
-                           ? "what the deadline needs, whole nodes within training.max_chips"
-                           : "what the deadline needs, whole nodes";
+    run.chips_source =
+        setup.training_chips_capped
+            ? "what the deadline needs, whole nodes within " + setup.training_chips_cap
+            : "what the deadline needs, whole nodes";
     run.chips =
         std::max(setup.training_node_chips,
                  whole_nodes(chip_seconds / *setup.deadline_seconds, setup.training_node_chips));
-    if (setup.training_chips_capped) run.chips = std::min(run.chips, *setup.training_chips);
+    if (setup.training_chips_capped && run.chips >= *setup.training_chips) {
+      // The deadline needs all the chips the cap admits: the cap binds.
+      run.chips = *setup.training_chips;
+      run.chips_source = "the cap binds: " + setup.training_chips_cap;
+    }
   }
   if (std::isfinite(run.chips)) run.days = chip_seconds / run.chips / kSecondsPerDay;
   return run;
@@ -178,6 +183,8 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.rl_returns = plan.rl_returns;
   if (setup.limits_data()) answer.data_limit = data_limit_of(plan, setup);
   answer.training = training_run_of(plan, setup);
+  answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
+                              answer.training.chips, setup.power, is_priced(setup.kind));
   return answer;
 }
 
@@ -196,15 +203,38 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
 
 namespace {
 
-// The cluster's rate and size, and the deadline's cap on 6 N D where the chips are known.
+// The cluster's rate and size, and the deadline's cap on 6 N D where the chips are known: the
+// chips given, or their cap, the smaller of training.max_chips and what power.max_mw powers.
 void set_training_cluster(const TrainingSetup& training, QuestionSetup& setup) {
   setup.training_flop_per_second_per_chip = training.effective_flop_per_second();
   setup.training_node_chips = training.chip.node_chips;
+  const std::optional<double>& site_chips = setup.power.max_chips;
   if (training.cluster_chips > 0.0) {
     setup.training_chips = training.cluster_chips;
-  } else if (training.max_chips) {
-    setup.training_chips = *training.max_chips;
+    if (site_chips && training.cluster_chips > *site_chips) {
+      throw field_error(
+          "training.chips",
+          format_quantity(training.cluster_chips, Unit::count) + " chips of " + training.chip.id +
+              " draw " +
+              format_quantity(training.cluster_chips * *setup.power.training_watts_per_chip,
+                              Unit::watts) +
+              " at the meter, above power.max_mw (" +
+              format_quantity(*setup.power.max_mw * kWattsPerMegawatt, Unit::watts) + ": at most " +
+              format_quantity(*site_chips, Unit::count) + " chips)");
+    }
+  } else if (training.max_chips || site_chips) {
     setup.training_chips_capped = true;
+    if (site_chips && (!training.max_chips || *site_chips < *training.max_chips)) {
+      setup.training_chips = *site_chips;
+      setup.training_chips_cap =
+          "power.max_mw = " +
+          format_quantity(*setup.power.max_mw * kWattsPerMegawatt, Unit::watts) + " at " +
+          format_quantity(*setup.power.training_watts_per_chip, Unit::watts, 4) +
+          " per chip at the meter";
+    } else {
+      setup.training_chips = *training.max_chips;
+      setup.training_chips_cap = "training.max_chips";
+    }
   }
   setup.deadline_seconds = training.deadline_seconds;
   if (!setup.deadline_seconds || !setup.training_chips) return;
@@ -213,7 +243,7 @@ void set_training_cluster(const TrainingSetup& training, QuestionSetup& setup) {
   setup.deadline_description =
       "training.deadline = " + format_quantity(*setup.deadline_seconds, Unit::seconds) + " on " +
       format_quantity(*setup.training_chips, Unit::count) + " chips" +
-      (setup.training_chips_capped ? " (training.max_chips)" : "");
+      (setup.training_chips_capped ? " (" + setup.training_chips_cap + ")" : "");
 }
 
 // The pretraining budget as FLOPs at the training setup's rate (costmodel/training_budget.hpp).
@@ -239,7 +269,7 @@ void set_pretraining_budget(const TrainingSetup& training, const ProblemSpec& sp
 
 }  // namespace
 
-QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
+QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
                              const ProblemSpec& spec) {
   spec.validate();
   law.validate("law");
@@ -248,6 +278,10 @@ QuestionSetup question_setup(const LifetimeInputs& inputs, const LossLaw& law,
   setup.unit = unit_of(spec);
   setup.rule = AllocationRule{law, spec.tokens_per_param};
   const bool priced = spec.kind != ProblemKind::min_lifetime_flops;
+  setup.power = site_power(given);
+  // Energy at power.usd_per_kwh is in every chip-hour's price from here on.
+  const std::optional<LifetimeInputs> energy_priced = with_energy_prices(given, priced);
+  const LifetimeInputs& inputs = energy_priced ? *energy_priced : given;
   setup.model = lifetime_cost_model(inputs, priced);
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();

@@ -13,6 +13,7 @@
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/loss_term.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
+#include "scaleopt/problems/question/site_power.hpp"
 #include "scaleopt/solver/problem.hpp"
 
 namespace scaleopt {
@@ -48,7 +49,13 @@ struct QuestionSetup {
   double training_flop_per_second_per_chip = 0.0;
   double training_node_chips = 8.0;
   std::optional<double> training_chips;  // given, or the cap
-  bool training_chips_capped = false;    // training_chips is training.max_chips
+  bool training_chips_capped = false;    // training_chips is a cap (max_chips or the site's)
+  // What caps the chips when capped, in words: "training.max_chips", or "power.max_mw = 100MW
+  // (...)" when the site admits fewer chips than training.max_chips (or none is given).
+  std::string training_chips_cap;
+  // The power side: facility power per chip, the serving duration, energy's price, the
+  // training chips power.max_mw admits.
+  SitePower power;
   std::optional<double> deadline_seconds;
   // The cap the deadline puts on 6 N D: the chips times the deadline at their rate; absent
   // when no deadline is given or the chips are free (chip-hours then do not depend on the

@@ -128,6 +128,20 @@ struct TrainingRunAnswer {
   std::string cap_description;
 };
 
+// What a plan's chips draw at the meter and the energy of its life (power.* keys,
+// costmodel/power_setup.hpp). NaN where a figure does not exist; each `*_reason` then says why
+// (a chip of unknown power, no chips, no serving duration), for the JSON's "unavailable".
+struct PowerAnswer {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double training_mw = kNaN;  // training_chips at facility power
+  double serving_mw = kNaN;   // the serving fleet, mean chips busy, at facility power
+  // Pretraining, RL and inference chip-hours at facility power.
+  double energy_mwh = kNaN;
+  double energy_usd = kNaN;  // energy_mwh at power.usd_per_kwh (included in the costs)
+  double max_chips = kNaN;   // the training chips power.max_mw powers (not rounded)
+  std::string training_reason, serving_reason, energy_reason, energy_usd_reason, max_chips_reason;
+};
+
 // One plan with everything a report needs.
 struct QuestionAnswer {
   LifetimePlan plan;
@@ -142,6 +156,7 @@ struct QuestionAnswer {
   std::optional<RlReturnsAnswer> rl_returns;  // only with [rl.returns]
   std::optional<DataLimitAnswer> data_limit;  // only with limited data
   TrainingRunAnswer training;
+  PowerAnswer power;
   SolvePath path = SolvePath::nlopt;  // how the plan was found
 };
 

@@ -34,6 +34,11 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   s.training_days = a.training.days;
   s.deadline_value_per_day = a.training.deadline_value_per_day;
   s.pretraining_budget_value = a.training.budget_value;
+  s.training_power_mw = a.power.training_mw;
+  s.serving_power_mw = a.power.serving_mw;
+  s.energy_mwh = a.power.energy_mwh;
+  s.energy_usd = a.power.energy_usd;
+  s.power_max_chips = a.power.max_chips;
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;

@@ -40,6 +40,12 @@ struct AnswerSummary {
   double training_days = kNaN;
   double deadline_value_per_day = kNaN;
   double pretraining_budget_value = kNaN;
+  // Power and energy (PowerAnswer of problems/question/question_solve.hpp).
+  double training_power_mw = kNaN;
+  double serving_power_mw = kNaN;
+  double energy_mwh = kNaN;
+  double energy_usd = kNaN;
+  double power_max_chips = kNaN;
   // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
   double vs_params = kNaN;
   double vs_tokens = kNaN;
