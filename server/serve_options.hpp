@@ -31,8 +31,9 @@ struct ServeOptions {
   // The most points a sweep request may ask for: the page draws ~200; `scaleopt sweep` is the
   // tool for millions.
   std::size_t max_sweep_points = 10'000;
-  // Threads answering connections (0: the hardware threads, at least 4) and the connections
-  // that may wait for one; a connection beyond those is answered 503 at once
+  // Threads answering connections (0: the hardware threads, at least 16: a thread mostly
+  // waits on its client, and an idle connection holds one for keep_alive_timeout) and the
+  // connections that may wait for one; a connection beyond those is answered 503 at once
   // (server/bounded_task_queue.hpp).
   unsigned workers = 0;
   std::size_t queue_capacity = 64;
@@ -45,9 +46,9 @@ struct ServeOptions {
   std::chrono::seconds write_timeout{5};
 };
 
-// The threads answering connections: `workers`, or the hardware threads and at least 4.
+// The threads answering connections: `workers`, or the hardware threads and at least 16.
 inline unsigned worker_threads(const ServeOptions& options) {
-  return options.workers > 0 ? options.workers : std::max(4u, std::thread::hardware_concurrency());
+  return options.workers > 0 ? options.workers : std::max(16u, std::thread::hardware_concurrency());
 }
 
 }  // namespace scaleopt::server
