@@ -1,5 +1,6 @@
 #pragma once
-// The task queue cpp-httplib runs each accepted connection on (its `new_task_queue`), bounded:
+// The task queue cpp-httplib runs each accepted connection on (its `new_task_queue`, through an
+// adapter in http_server.cpp, so that this needs no httplib.h and is tested alone), bounded:
 // Debian 12's cpp-httplib (0.11.4) queues connections without limit and gives each kept-alive
 // connection a pool thread, so a flood of connections would queue without end or starve the
 // pool. Here `workers` threads answer connections, at most `capacity` wait for one, and a
@@ -8,7 +9,6 @@
 // wait in a queue bounded too: when it is full, enqueue blocks the accepting thread, so the
 // kernel's backlog holds further connections instead of this process's memory.
 
-#include <httplib.h>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -19,18 +19,20 @@
 
 namespace scaleopt::server {
 
-class BoundedTaskQueue : public httplib::TaskQueue {
+class BoundedTaskQueue {
  public:
   // Refusals that may wait for the refusing thread before enqueue blocks.
   static constexpr std::size_t kRefusalCapacity = 256;
 
   BoundedTaskQueue(unsigned workers, std::size_t capacity);
-  ~BoundedTaskQueue() override;
+  ~BoundedTaskQueue();
   BoundedTaskQueue(const BoundedTaskQueue&) = delete;
   BoundedTaskQueue& operator=(const BoundedTaskQueue&) = delete;
 
-  void enqueue(std::function<void()> fn) override;
-  void shutdown() override;
+  // Runs `fn` on a worker, or on the refusing thread when `capacity` jobs already wait.
+  void enqueue(std::function<void()> fn);
+  // Runs what was enqueued, then joins every thread; enqueue does nothing after.
+  void shutdown();
 
   // Whether the calling thread is the one answering connections that found the queue full.
   bool refusing() const { return std::this_thread::get_id() == refuser_.get_id(); }

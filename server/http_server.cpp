@@ -32,6 +32,18 @@ constexpr const char* kIndexPage =
     "<li><code>POST /api/sweep</code> <code>{\"example\": NAME, \"vary\": "
     "\"PATH=LO..HI:COUNT\"}</code>: the sweep's rows</li>\n</ul>\n</body></html>\n";
 
+// cpp-httplib's interface to the queue (it deletes the object after its listen ends).
+class HttplibQueue : public httplib::TaskQueue {
+ public:
+  HttplibQueue(unsigned workers, std::size_t capacity) : queue_(workers, capacity) {}
+  void enqueue(std::function<void()> fn) override { queue_.enqueue(std::move(fn)); }
+  void shutdown() override { queue_.shutdown(); }
+  const BoundedTaskQueue& queue() const { return queue_; }
+
+ private:
+  BoundedTaskQueue queue_;
+};
+
 }  // namespace
 
 std::string server_url(const std::string& host, int port) {
@@ -42,11 +54,11 @@ std::string server_url(const std::string& host, int port) {
 void serve(const Api& api, const std::function<void(int port)>& listening) {
   const ServeOptions& options = api.options();
   httplib::Server server;
-  std::atomic<BoundedTaskQueue*> queue{nullptr};
+  std::atomic<const BoundedTaskQueue*> queue{nullptr};
   const unsigned workers = worker_threads(options);
   server.new_task_queue = [&queue, workers, &options] {
-    auto* made = new BoundedTaskQueue(workers, options.queue_capacity);  // httplib deletes it
-    queue = made;
+    auto* made = new HttplibQueue(workers, options.queue_capacity);  // httplib deletes it
+    queue = &made->queue();
     return made;
   };
   server.set_keep_alive_max_count(options.keep_alive_max_count);
