@@ -71,7 +71,9 @@ void serve(const Api& api, const std::function<void(int port)>& listening) {
   const auto refuse = [](httplib::Response& response, int status, const std::string& message) {
     response.status = status;
     response.set_content(error_body(message), kJson);
-    // The body was not read: the connection cannot carry another request.
+    // The body was not read: the client should not send another request on this connection
+    // (cpp-httplib 0.11.4 itself ends it at the keep-alive timeout, or at the first bytes that
+    // are not a request).
     response.set_header("Connection", "close");
   };
   server.set_pre_routing_handler([&](const httplib::Request& request, httplib::Response& response) {
