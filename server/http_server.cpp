@@ -1,6 +1,7 @@
 #include "scaleopt/server/http_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -61,6 +62,12 @@ void serve(const Api& api, const std::function<void(int port)>& listening) {
     queue = &made->queue();
     return made;
   };
+  // SO_REUSEADDR alone: cpp-httplib's default adds SO_REUSEPORT, with which a second server
+  // (or another program of the same user) binds the same port and takes part of its requests.
+  server.set_socket_options([](socket_t socket) {
+    const int yes = 1;
+    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server.set_keep_alive_max_count(options.keep_alive_max_count);
   server.set_keep_alive_timeout(options.keep_alive_timeout.count());
   server.set_read_timeout(options.read_timeout.count(), 0);

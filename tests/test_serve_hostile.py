@@ -8,7 +8,8 @@ its resident memory stays under 200 MB throughout:
   nested 100,000 deep (400), a path in place of an example name (400), a 60,000-part key in
   "set" and in a posted scenario (400), a scenario naming a file, posted or through "set" (400);
   32 idle connections do not keep a request from an answer; ~10^4 requests from 32 connections
-  (200, or 503 when the queue is full), then a solve still answers 200.
+  (200, or 503 when the queue is full), then a solve still answers 200; a second server on the
+  same port is refused (exit 2).
 Usage: test_serve_hostile.py SCALEOPT SOURCE_DIR
 """
 import http.client
@@ -209,6 +210,11 @@ def main():
 
         expect(port, 200, "POST", "/api/solve", solve)
         assert proc.poll() is None, "the server ended"
+        # A second server cannot bind the same port (no SO_REUSEPORT sharing its requests).
+        second = subprocess.run([exe, "serve", "--port", str(port)], capture_output=True,
+                                text=True, timeout=30)
+        assert second.returncode == 2 and "in use" in second.stderr, second.stderr
+        print("a second server on the port: exit 2,", second.stderr.strip())
     finally:
         watch.done = True
         watch.join()
