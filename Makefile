@@ -32,7 +32,7 @@ FUZZ_RUNS_quantity ?= 2000000
 FUZZ_RUNS_scenario ?= 20000
 FUZZ_RUNS_runs_csv ?= 2000
 FUZZ_RUNS_cli ?= 1000
-FUZZ_RUNS_api ?= 3000
+FUZZ_RUNS_api ?= 60000
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps test-deps configure build python demo-build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \
