@@ -204,7 +204,14 @@ std::string sweep(const Json& request, const Api& api,
   reject_unknown_keys(request, {"example", "scenario", "set", "vary"});
   const std::vector<std::string> arguments = vary_arguments(request);
   const Scenario scenario = request_scenario(request, served);
-  (void)scenario_setup(scenario);  // a [law] and a [problem], as `scaleopt sweep` asks
+  // A [law] and a [problem], as `scaleopt sweep` asks, its message naming the scenario as the
+  // command line's (cli/analysis_flags.cpp) does.
+  try {
+    (void)scenario_setup(scenario);
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    throw InputError(what.starts_with(scenario.file) ? what : scenario.file + ": " + what);
+  }
   std::vector<SweepAxis> axes;
   for (const std::string& argument : arguments) {
     axes.push_back(parse_vary(scenario, vary_argument(argument)));
