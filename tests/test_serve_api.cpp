@@ -28,7 +28,7 @@ using nlohmann::json;
 
 namespace {
 
-RequestHead post_head(std::string host, std::optional<std::string> length = "2") {
+RequestHead guard_post_head(std::string host, std::optional<std::string> length = "2") {
   RequestHead head;
   head.method = "POST";
   head.path = "/api/solve";
@@ -37,20 +37,20 @@ RequestHead post_head(std::string host, std::optional<std::string> length = "2")
   return head;
 }
 
-int refusal_status(const RequestHead& head, int port = 8080, const ServeOptions& options = {}) {
+int guard_status(const RequestHead& head, int port = 8080, const ServeOptions& options = {}) {
   const auto refusal = refuse_request(head, port, options);
   return refusal ? refusal->status : 0;
 }
 
-json body_of(const ApiAnswer& answer) {
+json api_json(const ApiAnswer& answer) {
   return json::parse(answer.body);
 }
 
-std::string error_of(const ApiAnswer& answer) {
-  return body_of(answer).at("error").get<std::string>();
+std::string api_error(const ApiAnswer& answer) {
+  return api_json(answer).at("error").get<std::string>();
 }
 
-ApiAnswer post(const Api& api, const std::string& path, const json& body) {
+ApiAnswer api_post(const Api& api, const std::string& path, const json& body) {
   return api.handle("POST", path, body.dump());
 }
 
@@ -76,36 +76,36 @@ TEST_CASE("serve: Host must name this server on its port", "[serve]") {
 }
 
 TEST_CASE("serve: the guard's statuses", "[serve]") {
-  CHECK(refusal_status(post_head("127.0.0.1:8080")) == 0);
-  CHECK(refusal_status(post_head("evil.example:8080")) == 421);
-  RequestHead no_host = post_head("x");
+  CHECK(guard_status(guard_post_head("127.0.0.1:8080")) == 0);
+  CHECK(guard_status(guard_post_head("evil.example:8080")) == 421);
+  RequestHead no_host = guard_post_head("x");
   no_host.host.reset();
-  CHECK(refusal_status(no_host) == 400);
+  CHECK(guard_status(no_host) == 400);
 
-  RequestHead cross = post_head("127.0.0.1:8080");
+  RequestHead cross = guard_post_head("127.0.0.1:8080");
   cross.origin = "http://evil.example";
-  CHECK(refusal_status(cross) == 403);
+  CHECK(guard_status(cross) == 403);
   cross.origin = "null";  // a sandboxed frame or a file: page
-  CHECK(refusal_status(cross) == 403);
+  CHECK(guard_status(cross) == 403);
   cross.origin = "http://127.0.0.1:8080";  // the served origin: the page itself
-  CHECK(refusal_status(cross) == 0);
+  CHECK(guard_status(cross) == 0);
   cross.origin = "http://localhost:8080";  // another name of this server, not the page's
-  CHECK(refusal_status(cross) == 403);
+  CHECK(guard_status(cross) == 403);
 
-  CHECK(refusal_status(post_head("127.0.0.1:8080", std::nullopt)) == 411);
-  RequestHead chunked = post_head("127.0.0.1:8080", std::nullopt);
+  CHECK(guard_status(guard_post_head("127.0.0.1:8080", std::nullopt)) == 411);
+  RequestHead chunked = guard_post_head("127.0.0.1:8080", std::nullopt);
   chunked.transfer_encoding = "chunked";
-  CHECK(refusal_status(chunked) == 411);
+  CHECK(guard_status(chunked) == 411);
   // 1 MiB = 1048576 bytes is the limit: at it is fine, one past is refused.
-  CHECK(refusal_status(post_head("127.0.0.1:8080", "1048576")) == 0);
-  CHECK(refusal_status(post_head("127.0.0.1:8080", "1048577")) == 413);
-  CHECK(refusal_status(post_head("127.0.0.1:8080", "99999999999999999999999999")) == 413);
+  CHECK(guard_status(guard_post_head("127.0.0.1:8080", "1048576")) == 0);
+  CHECK(guard_status(guard_post_head("127.0.0.1:8080", "1048577")) == 413);
+  CHECK(guard_status(guard_post_head("127.0.0.1:8080", "99999999999999999999999999")) == 413);
   for (const char* bad : {"", "-1", "1e6", "12 ", "0x10"}) {
-    CHECK(refusal_status(post_head("127.0.0.1:8080", bad)) == 400);
+    CHECK(guard_status(guard_post_head("127.0.0.1:8080", bad)) == 400);
   }
-  RequestHead get = post_head("localhost:8080", std::nullopt);
+  RequestHead get = guard_post_head("localhost:8080", std::nullopt);
   get.method = "GET";
-  CHECK(refusal_status(get) == 0);  // a GET needs no length
+  CHECK(guard_status(get) == 0);  // a GET needs no length
 }
 
 TEST_CASE("serve: the bundled examples are examples/*.toml, byte for byte", "[serve]") {
@@ -124,18 +124,18 @@ TEST_CASE("serve: the bundled examples are examples/*.toml, byte for byte", "[se
   const Api api{ServeOptions{}};
   const ApiAnswer answer = api.handle("GET", "/api/examples", "");
   REQUIRE(answer.status == 200);
-  const json listed = body_of(answer).at("examples");
+  const json listed = api_json(answer).at("examples");
   CHECK(std::set<std::string>(listed.begin(), listed.end()) == files);
-  CHECK(body_of(answer).at("served").is_null());
+  CHECK(api_json(answer).at("served").is_null());
 }
 
 TEST_CASE("serve: /api/solve answers an example with the published optimum", "[serve]") {
   const Api api{ServeOptions{}};
   // examples/sardana_cost.toml quotes Sardana et al. (2024): N = 2.053e10, D = 3.302e12, to the
   // 4 digits printed (relative 5e-4 covers the rounding of the last digit).
-  ApiAnswer answer = post(api, "/api/solve", {{"example", "sardana_cost"}});
+  ApiAnswer answer = api_post(api, "/api/solve", {{"example", "sardana_cost"}});
   REQUIRE(answer.status == 200);
-  json j = body_of(answer);
+  json j = api_json(answer);
   CHECK(j.at("scenario") == "examples/sardana_cost.toml");
   CHECK(j.at("status") == "converged");
   CHECK(j.at("params").get<double>() == Approx(2.053e10).epsilon(5e-4));
@@ -144,16 +144,16 @@ TEST_CASE("serve: /api/solve answers an example with the published optimum", "[s
   CHECK(j.at("inference_tokens").get<double>() == Approx(1.25e13).epsilon(1e-15));
 
   // "set" as --set: twice the requests, twice the tokens served; a number as a JSON number.
-  answer = post(api, "/api/solve",
-                {{"example", "sardana_cost"}, {"set", {{"inference.requests", 2e10}}}});
+  answer = api_post(api, "/api/solve",
+                    {{"example", "sardana_cost"}, {"set", {{"inference.requests", 2e10}}}});
   REQUIRE(answer.status == 200);
-  CHECK(body_of(answer).at("inference_tokens").get<double>() == Approx(2.5e13).epsilon(1e-15));
+  CHECK(api_json(answer).at("inference_tokens").get<double>() == Approx(2.5e13).epsilon(1e-15));
 
   // The same scenario posted as text: the same numbers, under the posted name.
   const ApiAnswer posted =
-      post(api, "/api/solve", {{"scenario", read_file(example("sardana_cost.toml"))}});
+      api_post(api, "/api/solve", {{"scenario", read_file(example("sardana_cost.toml"))}});
   REQUIRE(posted.status == 200);
-  j = body_of(posted);
+  j = api_json(posted);
   CHECK(j.at("scenario") == "posted scenario");
   CHECK(j.at("params").get<double>() == Approx(2.053e10).epsilon(5e-4));
 }
@@ -161,12 +161,12 @@ TEST_CASE("serve: /api/solve answers an example with the published optimum", "[s
 TEST_CASE("serve: the scenario given on the command line answers a body naming none", "[serve]") {
   const Api api{ServeOptions{},
                 ServedScenario{"mine.toml", read_file(example("sardana_cost.toml"))}};
-  const ApiAnswer answer = post(api, "/api/solve", json::object());
+  const ApiAnswer answer = api_post(api, "/api/solve", json::object());
   REQUIRE(answer.status == 200);
-  CHECK(body_of(answer).at("scenario") == "mine.toml");
-  CHECK(body_of(api.handle("GET", "/api/examples", "")).at("served") == "mine.toml");
+  CHECK(api_json(answer).at("scenario") == "mine.toml");
+  CHECK(api_json(api.handle("GET", "/api/examples", "")).at("served") == "mine.toml");
   // Without one, such a body is refused.
-  CHECK(post(Api{ServeOptions{}}, "/api/solve", json::object()).status == 400);
+  CHECK(api_post(Api{ServeOptions{}}, "/api/solve", json::object()).status == 400);
 }
 
 TEST_CASE("serve: bad requests are 400 with one line naming what is wrong", "[serve]") {
@@ -175,7 +175,7 @@ TEST_CASE("serve: bad requests are 400 with one line naming what is wrong", "[se
                            const std::string& path = "/api/solve") {
     const ApiAnswer answer = api.handle("POST", path, body);
     CHECK(answer.status == 400);
-    const std::string error = error_of(answer);
+    const std::string error = api_error(answer);
     CHECK(error.find('\n') == std::string::npos);
     INFO(error);
     CHECK(error.find(says) != std::string::npos);
@@ -217,10 +217,10 @@ TEST_CASE("serve: bad requests are 400 with one line naming what is wrong", "[se
 TEST_CASE("serve: /api/sweep rows keyed like the CSV, on the grid asked for", "[serve]") {
   const Api api{ServeOptions{}};
   const ApiAnswer answer =
-      post(api, "/api/sweep",
-           {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}});
+      api_post(api, "/api/sweep",
+               {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}});
   REQUIRE(answer.status == 200);
-  const json j = body_of(answer);
+  const json j = api_json(answer);
   const json& rows = j.at("rows");
   REQUIRE(rows.size() == 3);
   const json& columns = j.at("columns");
@@ -243,13 +243,13 @@ TEST_CASE("serve: /api/sweep rows keyed like the CSV, on the grid asked for", "[
   CHECK(rows[2].at("params").get<double>() < rows[0].at("params").get<double>());
 
   // "PATH=LO:HI:COUNT" is the same grid as "PATH=LO..HI:COUNT".
-  const ApiAnswer colons = post(
+  const ApiAnswer colons = api_post(
       api, "/api/sweep", {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9:1e11:4"}});
-  const ApiAnswer dots = post(
+  const ApiAnswer dots = api_post(
       api, "/api/sweep", {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:4"}});
   REQUIRE(colons.status == 200);
   CHECK(colons.body == dots.body);
-  CHECK(body_of(colons).at("rows")[1].at("inference.requests").get<double>() ==
+  CHECK(api_json(colons).at("rows")[1].at("inference.requests").get<double>() ==
         Approx(1e9 + (1e11 - 1e9) / 3).epsilon(1e-15));
 }
 
@@ -258,10 +258,10 @@ TEST_CASE("serve: a request past its time limit is 503", "[serve]") {
   options.time_limit = std::chrono::milliseconds{0};  // past before the first point
   const Api api{options};
   const ApiAnswer answer =
-      post(api, "/api/sweep",
-           {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:50"}});
+      api_post(api, "/api/sweep",
+               {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:50"}});
   CHECK(answer.status == 503);
-  CHECK(error_of(answer).find("time limit") != std::string::npos);
+  CHECK(api_error(answer).find("time limit") != std::string::npos);
 }
 
 TEST_CASE("serve: the task queue refuses on its own thread once full", "[serve]") {
