@@ -26,12 +26,13 @@ SCALEOPT := $(BUILD_DIR)/scaleopt
 PYTHON ?= /usr/bin/python3
 SANITIZE_DIR ?= build-asan
 FUZZ_DIR ?= build-fuzz
-FUZZ_TARGETS := quantity scenario runs_csv cli
+FUZZ_TARGETS := quantity scenario runs_csv cli api
 # Inputs per target in fuzz-smoke: 15 to 30 s each (docs/reliability.md).
 FUZZ_RUNS_quantity ?= 2000000
 FUZZ_RUNS_scenario ?= 20000
 FUZZ_RUNS_runs_csv ?= 2000
 FUZZ_RUNS_cli ?= 1000
+FUZZ_RUNS_api ?= 60000
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps test-deps configure build python demo-build demo test test-sanitize fuzz-build fuzz-smoke fuzz bench format \

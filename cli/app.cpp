@@ -54,6 +54,7 @@ int run_with(int argc, const char* const* argv, std::ostream& out, std::ostream&
   add_plot_command(app, chosen);
   add_report_command(app, chosen);
   add_selftest_command(app, chosen);
+  add_serve_command(app, chosen);
 
   // CLI11 would report a mistyped command (or subcommand of a group such as `pricing`) as
   // "A subcommand is required"; name it instead.

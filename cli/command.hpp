@@ -63,5 +63,6 @@ void add_uncertainty_command(CLI::App& app, Action& chosen);
 void add_plot_command(CLI::App& app, Action& chosen);
 void add_report_command(CLI::App& app, Action& chosen);
 void add_selftest_command(CLI::App& app, Action& chosen);
+void add_serve_command(CLI::App& app, Action& chosen);
 
 }  // namespace scaleopt::cli
