@@ -36,12 +36,6 @@ void PowerSetup::validate(std::string_view prefix) const {
                       "must be finite and >= 0" + got_value(*usd_per_kwh));
   }
   if (max_mw) require_positive(prefix, "max_mw", *max_mw);
-  if (site_includes_serving) {
-    throw field_error(qualified_field(prefix, "site_includes_serving"),
-                      "not supported yet: the site's limit caps the training chips only; set "
-                      "it to false and check the serving fleet's power (serving_power_mw) by "
-                      "hand");
-  }
 }
 
 double facility_watts_per_chip(const Hardware& chip, const PowerSetup& power) {

@@ -346,8 +346,13 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
         return std::isfinite(value) ? format_quantity(value * kWattsPerMegawatt, Unit::watts)
                                     : std::string("-");
       };
-      return "training " + mw(a.power.training_mw) + ", serving " + mw(a.power.serving_mw) + " (" +
-             basis + ")";
+      std::string text = "training " + mw(a.power.training_mw) + ", serving " +
+                         mw(a.power.serving_mw) + " (" + basis + ")";
+      if (a.power.serving_capped) {
+        text += "; the site's limit binds the serving fleet: N at its largest, " +
+                format_quantity(a.power.serving_max_params, Unit::count);
+      }
+      return text;
     });
     row("energy", [&power](const QuestionAnswer& a) {
       if (!std::isfinite(a.power.energy_mwh)) return "- (" + a.power.energy_reason + ")";

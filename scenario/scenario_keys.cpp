@@ -729,8 +729,8 @@ std::vector<ScenarioKey> make_keys() {
           [](const Scenario& s) { return s.power.max_mw; },
           [](Scenario& s, double v) { s.power.max_mw = v; }),
       boolean("power.site_includes_serving", "false",
-              "Whether power.max_mw must also hold the serving fleet: not supported yet, "
-              "refused when true",
+              "Whether power.max_mw must also hold the serving fleet (its mean chips over "
+              "inference.duration): an upper bound on N",
               [](Scenario& s, bool v) { s.power.site_includes_serving = v; }),
       // [pricing]: a provider's price list, read by scenario/price_list_file.hpp
       pricing_key("pricing.name", KeyKind::text, Unit::number, "none",

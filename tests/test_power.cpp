@@ -294,7 +294,7 @@ TEST_CASE("hostile power values are refused with the field named", "[power]") {
   refused("node_overhead = -0.1\n", "power.node_overhead");
   refused("node_overhead = inf\n", "power.node_overhead");
   refused("usd_per_kwh = -0.1\n", "power.usd_per_kwh");
-  refused("site_includes_serving = true\n", "power.site_includes_serving");
+  refused("site_includes_serving = true\n", "power.site_includes_serving");  // no max_mw
   refused("watts = 5\n", "power.watts");
   // The library's own checks, without the loader's ranges.
   PowerSetup p;
@@ -405,7 +405,9 @@ TEST_CASE("the catalog's TDPs are the vendors' figures, and the TPUs' unknown wi
   }
   const CliRun run = run_cli({"hardware", "--json"});
   REQUIRE(run.status == 0);
-  for (const auto& entry : run.json()["hardware"]) {
+  // Held in a variable: a range over a temporary's member dies with the temporary.
+  const auto catalog = run.json();
+  for (const auto& entry : catalog["hardware"]) {
     CAPTURE(entry["id"]);
     if (entry["id"] == "tpu-v5p") {
       CHECK(entry["tdp_watts"].is_null());

@@ -57,8 +57,8 @@ bool infeasible_at_loss(const LossLaw& law, double target_loss, const LifetimeCo
       message << "target loss " << target_loss << " needs more than "
               << format_quantity(std::exp(range.lowest), Unit::count)
               << " parameters, but the setup serves at most "
-              << format_quantity(model.max_params, Unit::count)
-              << " (the serving replica's HBM); add chips per replica";
+              << format_quantity(model.max_params, Unit::count) << " (" << model.max_params_reason
+              << ")";
     } else {
       return false;
     }

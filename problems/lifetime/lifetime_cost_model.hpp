@@ -11,6 +11,7 @@
 
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "scaleopt/problems/lifetime/size_cost.hpp"
@@ -62,6 +63,8 @@ struct LifetimeCostModel {
   // The largest model the setup can serve (e.g. whose weights fit the serving replica);
   // problems bound N by it.
   double max_params = std::numeric_limits<double>::infinity();
+  // What sets max_params, for an infeasible question's message.
+  std::string max_params_reason = "the serving replica's HBM; add chips per replica";
 
   LifetimeCost cost(double params, double pretrain_tokens) const;
   PhaseCost pretraining(double params, double pretrain_tokens) const;  // cost().pretrain alone

@@ -185,6 +185,12 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.training = training_run_of(plan, setup);
   answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
                               answer.training.chips, setup.power, is_priced(setup.kind));
+  if (const std::optional<double>& largest = setup.power.serving_max_params) {
+    answer.power.serving_max_params = *largest;
+    // On the bound to the solver's accuracy in ln N (its bound is exact, its answer within
+    // the KKT tolerance of it).
+    answer.power.serving_capped = plan.params >= *largest * (1.0 - 1e-9);
+  }
   return answer;
 }
 
@@ -283,6 +289,7 @@ QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
   const std::optional<LifetimeInputs> energy_priced = with_energy_prices(given, priced);
   const LifetimeInputs& inputs = energy_priced ? *energy_priced : given;
   setup.model = lifetime_cost_model(inputs, priced);
+  cap_serving_by_site(setup.power, setup.model, priced);
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();
   setup.loss = LossTerm(law);

@@ -139,6 +139,10 @@ struct PowerAnswer {
   double energy_mwh = kNaN;
   double energy_usd = kNaN;  // energy_mwh at power.usd_per_kwh (included in the costs)
   double max_chips = kNaN;   // the training chips power.max_mw powers (not rounded)
+  // power.site_includes_serving: the largest N whose serving fleet the site holds (NaN: no such
+  // bound), and whether the plan sits on it (the fleet draws the whole site).
+  double serving_max_params = kNaN;
+  bool serving_capped = false;
   std::string training_reason, serving_reason, energy_reason, energy_usd_reason, max_chips_reason;
 };
 

@@ -6,6 +6,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/power_setup.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/solver/root_find.hpp"
 
 namespace scaleopt {
 namespace {
@@ -37,6 +38,7 @@ SitePower site_power(const LifetimeInputs& inputs) {
   site.serving_seconds = inputs.demand.duration_seconds;
   site.usd_per_kwh = inputs.power.usd_per_kwh;
   site.max_mw = inputs.power.max_mw;
+  site.site_includes_serving = inputs.power.site_includes_serving;
   if (!site.max_mw) return site;
   if (!site.training_watts_per_chip) {
     throw InputError("power.max_mw: a site's limit needs the training chip's power: " +
@@ -56,6 +58,47 @@ SitePower site_power(const LifetimeInputs& inputs) {
                           " per chip at the meter");
   }
   return site;
+}
+
+void cap_serving_by_site(SitePower& site, LifetimeCostModel& model, bool priced) {
+  if (!site.site_includes_serving) return;
+  const std::string key = "power.site_includes_serving";
+  if (!site.max_mw) throw field_error(key, "needs power.max_mw, the site's limit");
+  if (!priced) {
+    throw field_error(key,
+                      "a FLOPs question (min-lifetime-flops) models no serving hours, so "
+                      "no fleet for the site to hold");
+  }
+  if (!site.serving_seconds || !(*site.serving_seconds > 0.0)) {
+    throw field_error(key,
+                      "needs inference.duration: the fleet is the demand's chip-hours "
+                      "over it");
+  }
+  if (!site.serving_watts_per_chip) throw field_error(key, site.serving_unknown);
+  const double max_fleet_hours = *site.max_mw * kWattsPerMegawatt / *site.serving_watts_per_chip *
+                                 *site.serving_seconds / kSecondsPerHour;
+  // ln(fleet hours at N) - ln(the site's): increasing in ln N.
+  const auto excess = [&](double log_params) {
+    return std::log(model.inference.at(std::exp(log_params)).gpu_hours) - std::log(max_fleet_hours);
+  };
+  // The bracket: one parameter (the least model) to the setup's bound, or 1e30 without one.
+  const double top = std::log(std::isfinite(model.max_params) ? model.max_params : 1e30);
+  if (excess(top) <= 0.0) return;  // the site holds the fleet of every model the setup serves
+  const std::string site_power_text =
+      format_quantity(*site.max_mw * kWattsPerMegawatt, Unit::watts);
+  if (!(excess(0.0) < 0.0)) {
+    throw field_error(key, site_power_text + " cannot hold the serving fleet at any model size");
+  }
+  const RootResult root = find_root_in_bracket(excess, 0.0, top);
+  if (root.status != Status::converged) {
+    throw field_error(key, "the largest model whose serving fleet fits " + site_power_text +
+                               " was not found (" + root.message + ")");
+  }
+  site.serving_max_params = std::exp(root.x);
+  model.max_params = std::min(model.max_params, *site.serving_max_params);
+  model.max_params_reason =
+      "the site's power for the serving fleet: power.max_mw = " + site_power_text +
+      " with power.site_includes_serving";
 }
 
 std::optional<LifetimeInputs> with_energy_prices(const LifetimeInputs& inputs, bool priced) {

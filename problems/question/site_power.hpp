@@ -25,12 +25,26 @@ struct SitePower {
   // power.max_mw and the training chips it powers (not rounded: a continuous cap).
   std::optional<double> max_mw;
   std::optional<double> max_chips;
+  // power.site_includes_serving: the serving fleet too must fit the site, which bounds N (the
+  // fleet's mean chips grow with N): the largest N whose fleet draws max_mw, when it binds
+  // below the setup's other bounds; absent otherwise.
+  bool site_includes_serving = false;
+  std::optional<double> serving_max_params;
 };
 
 // Validates inputs.power (naming "power.<field>") and makes the setup's SitePower. Throws
 // InputError when power.max_mw is given for a training chip of unknown power, or powers less
 // than one node of it.
 SitePower site_power(const LifetimeInputs& inputs);
+
+// power.site_includes_serving: bounds `model`'s N so that the serving fleet (the inference
+// chip-hours over inference.duration, at the serving chip's facility power) draws at most
+// power.max_mw, and records the bound in `site`. The chip-hours of the demand grow with N (each
+// token reads more weights, fewer sequences fit a replica), so the bound is the root of
+// fleet(N) = max_mw, by TOMS 748 in ln N. Throws InputError naming power.site_includes_serving
+// when the question has no fleet to bound (no power.max_mw, no inference.duration, a FLOPs
+// question) or the serving chip's power is unknown.
+void cap_serving_by_site(SitePower& site, LifetimeCostModel& model, bool priced);
 
 // The inputs with energy priced into every chip-hour: power.usd_per_kwh times each chip's
 // facility kW added to the training and serving prices per chip-hour, so that the costs the
