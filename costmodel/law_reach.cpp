@@ -1,6 +1,8 @@
 #include "scaleopt/costmodel/law_reach.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "scaleopt/costmodel/quantity.hpp"
 
@@ -27,6 +29,15 @@ std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, dou
   check(out, "params", params, range.min_params, range.max_params);
   check(out, "tokens", tokens, range.min_tokens, range.max_tokens);
   return out;
+}
+
+double law_extrapolation(const LossLaw& law, double params, double tokens) {
+  if (!law.fitted_range) return std::numeric_limits<double>::quiet_NaN();
+  double largest = 1.0;
+  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
+    largest = std::max(largest, e.factor());
+  }
+  return largest;
 }
 
 std::string extrapolation_text(const Extrapolation& e) {

@@ -25,6 +25,9 @@ struct Extrapolation {
 // What of (params, tokens) lies outside `law.fitted_range`; empty inside it, and empty when
 // the law has no range (law_has_range says which).
 std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens);
+// The largest factor of extrapolations(law, params, tokens): 1 inside the range, NaN when the
+// law has none. One number per answer, for the sweep's columns.
+double law_extrapolation(const LossLaw& law, double params, double tokens);
 inline bool law_has_range(const LossLaw& law) {
   return law.fitted_range.has_value();
 }

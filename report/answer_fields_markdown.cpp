@@ -44,6 +44,8 @@ std::string_view null_when(const AnswerField& field) {
     case AnswerFieldGroup::power:
       return "no plan; a chip of unknown power; no chips, serving duration or price to use "
              "(the reason says)";
+    case AnswerFieldGroup::law_reach:
+      return "no plan; a law without a fitted range";
     case AnswerFieldGroup::text:
       return "";
   }

@@ -104,6 +104,12 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
       break;
     case AnswerFieldGroup::power:
       return power_reason(field, answer.power);
+    case AnswerFieldGroup::law_reach:
+      if (solve.status == Status::converged) {
+        return "the law has no fitted range (given by its coefficients): whether the plan "
+               "extrapolates it cannot be said";
+      }
+      break;
     case AnswerFieldGroup::training_cap:
       if (solve.status == Status::converged) {
         return field.key == "pretraining_budget_value"

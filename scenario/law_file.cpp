@@ -150,6 +150,9 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
     law.source = "coefficients from " + file + " over " +
                  (base ? std::string(base_name) : "preset " + law.name);
     law.name = "custom";
+    // Other coefficients are another law: the runs the preset was fitted on are not its
+    // (a [law.fitted_range] table below may say what they are).
+    law.fitted_range.reset();
   }
   if (const toml::node* name = table.get("name"))
     law.name = read_string(file, *name, key + ".name");

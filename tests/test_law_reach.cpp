@@ -207,3 +207,32 @@ TEST_CASE("a law file's fitted_range refuses bad bounds with the key named") {
     }
   }
 }
+
+TEST_CASE("law_extrapolation: a column of every answer, by hand") {
+  // The frontier answer's largest factor: the tokens', D / 317.8B for epoch2024.
+  const CliRun solve = run_cli({"solve", example("frontier_100x.toml"), "--json"});
+  REQUIRE(solve.status == 0);
+  const auto j = solve.json();
+  CHECK(j["law_extrapolation"].get<double>() ==
+        Approx(j["pretrain_tokens"].get<double>() / 317.8e9).epsilon(1e-12));
+  // Inside the range: 1.
+  CHECK(law_extrapolation(loss_law_preset("hoffmann2022"), 1e9, 20e9) == 1.0);
+  // A preset with its coefficients typed over is another law: no range, null with a reason.
+  const CliRun typed =
+      run_cli({"solve", example("sardana_cost.toml"), "--set", "law.alpha=0.34", "--json"});
+  REQUIRE(typed.status == 0);
+  const auto t = typed.json();
+  CHECK(t["law"]["fitted_range"].is_null());
+  CHECK(t["law_extrapolation"].is_null());
+  CHECK(t["unavailable"]["law_extrapolation"].get<std::string>().find("no fitted range") !=
+        std::string::npos);
+  // A sweep's column.
+  const TempDir dir("law_reach_sweep");
+  const std::string out = dir.file("sweep.csv");
+  REQUIRE(run_cli({"sweep", example("sardana_cost.toml"), "--vary",
+                   "inference.requests=1e8..1e12:log:3", "--out", out})
+              .status == 0);
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("law_extrapolation") != std::string::npos);
+}

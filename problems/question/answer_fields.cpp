@@ -236,6 +236,12 @@ constexpr std::array kAnswerFields{
         [](const AnswerSummary& a, const Layout&) { return a.power_max_chips; },
         "the training chips power.max_mw powers, max_mw / (TDP x (1 + node_overhead) x pue), "
         "not rounded: the cap on training_chips when below training.max_chips"),
+    number_field(
+        "law_extrapolation", "ratio", Group::law_reach,
+        [](const AnswerSummary& a, const Layout&) { return a.law_extrapolation; },
+        "how far the plan lies outside the runs the law was fitted on: the largest of N and D's "
+        "factors beyond the law's fitted_range (1 inside it; the JSON's extrapolated lists "
+        "each)"),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),

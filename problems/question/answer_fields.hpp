@@ -48,6 +48,8 @@ enum class AnswerFieldGroup : unsigned char {
   training_cap,   // the multipliers of the caps on the pretraining FLOPs
   power,          // power and energy: none for a chip of unknown power, and where nothing
                   // sets the chips, the fleet or a price (the reason says)
+  law_reach,      // how far the answer lies outside the law's fitted range: none for a law
+                  // without a range (given by its coefficients)
   text,           // a text field
 };
 

@@ -1,4 +1,5 @@
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/costmodel/law_reach.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -77,6 +78,7 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.energy_mwh = power.energy_mwh;
   a.energy_usd = power.energy_usd;
   a.power_max_chips = power.max_chips;
+  a.law_extrapolation = law_extrapolation(setup.law(), n, d);
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
   return a;

@@ -1,5 +1,7 @@
 #include "scaleopt/problems/question/question_setup.hpp"
 
+#include "scaleopt/costmodel/law_reach.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -185,6 +187,7 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.training = training_run_of(plan, setup);
   answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
                               answer.training.chips, setup.power, is_priced(setup.kind));
+  answer.law_extrapolation = law_extrapolation(setup.law(), plan.params, plan.pretrain_tokens);
   if (const std::optional<double>& largest = setup.power.serving_max_params) {
     answer.power.serving_max_params = *largest;
     // On the bound to the solver's accuracy in ln N (its bound is exact, its answer within

@@ -161,6 +161,9 @@ struct QuestionAnswer {
   std::optional<DataLimitAnswer> data_limit;  // only with limited data
   TrainingRunAnswer training;
   PowerAnswer power;
+  // The largest factor by which N or D lies outside the law's fitted range: 1 inside it, NaN
+  // for a law without one (costmodel/law_reach.hpp).
+  double law_extrapolation = std::numeric_limits<double>::quiet_NaN();
   SolvePath path = SolvePath::nlopt;  // how the plan was found
 };
 

@@ -39,6 +39,7 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   s.energy_mwh = a.power.energy_mwh;
   s.energy_usd = a.power.energy_usd;
   s.power_max_chips = a.power.max_chips;
+  s.law_extrapolation = a.law_extrapolation;
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;

@@ -46,6 +46,9 @@ struct AnswerSummary {
   double energy_mwh = kNaN;
   double energy_usd = kNaN;
   double power_max_chips = kNaN;
+  // The largest factor by which N or D lies outside the law's fitted range (1 inside it; NaN
+  // for a law without a range): costmodel/law_reach.hpp.
+  double law_extrapolation = kNaN;
   // vs the equal-quality Chinchilla-style model (keys of "vs_chinchilla").
   double vs_params = kNaN;
   double vs_tokens = kNaN;
