@@ -51,8 +51,8 @@ double energy_megawatt_hours(const Hardware& chip, const PowerSetup& power, doub
   return facility_megawatts(chip, power, chips) * seconds / kSecondsPerHour;
 }
 
-double energy_cost_usd(const PowerSetup& power, double megawatt_hours) {
-  return megawatt_hours * kKilowattHoursPerMegawattHour * power.usd_per_kwh.value_or(0.0);
+double energy_cost_usd(double megawatt_hours, const std::optional<double>& usd_per_kwh) {
+  return megawatt_hours * kKilowattHoursPerMegawattHour * usd_per_kwh.value_or(0.0);
 }
 
 double max_chips_within(const Hardware& chip, const PowerSetup& power, double max_mw) {

@@ -31,8 +31,8 @@ struct PowerSetup {
   // The site's power limit, in MW at the meter (facility power); absent: none. It caps the
   // training chips (max_chips_within).
   std::optional<double> max_mw;
-  // Whether the site's limit must also hold the serving fleet. Not yet enforced: refused when
-  // true (validate) rather than ignored.
+  // Whether the site's limit must also hold the serving fleet (its mean chips over the serving
+  // duration): an upper bound on N (problems/question/site_power.hpp, cap_serving_by_site).
   bool site_includes_serving = false;
 
   // Throws InputError naming the first bad field ("power.pue: must be >= 1 ...").
@@ -47,8 +47,8 @@ double facility_megawatts(const Hardware& chip, const PowerSetup& power, double 
 // Energy at the meter of `chips` chips running for `seconds`, in MWh.
 double energy_megawatt_hours(const Hardware& chip, const PowerSetup& power, double chips,
                              double seconds);
-// Dollars of `megawatt_hours` at power.usd_per_kwh (0 without a price).
-double energy_cost_usd(const PowerSetup& power, double megawatt_hours);
+// Dollars of `megawatt_hours` at `usd_per_kwh` (power.usd_per_kwh; 0 without a price).
+double energy_cost_usd(double megawatt_hours, const std::optional<double>& usd_per_kwh);
 // The most chips a site of `max_mw` megawatts powers (not rounded: the caller rounds to whole
 // nodes if it must).
 double max_chips_within(const Hardware& chip, const PowerSetup& power, double max_mw);

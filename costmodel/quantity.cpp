@@ -279,22 +279,30 @@ std::string with_multiplier(double value, int significant, std::string_view pref
   return std::string(prefix) + format_scientific(value, significant);
 }
 
-std::string with_byte_unit(double value, int significant) {
-  struct Step {
-    double factor;
-    const char* name;
-  };
-  constexpr std::array<Step, 5> steps{
-      {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "KB"}}};
+// The value in the largest of `steps` (decimal multipliers, largest first) not above it, or
+// with `base` alone below them all: 1.7KB, 3.35TB; 700W, 100MW.
+struct UnitStep {
+  double factor;
+  const char* name;
+};
+template <std::size_t Size>
+std::string with_unit_steps(double value, int significant, const std::array<UnitStep, Size>& steps,
+                            const char* base) {
   char buffer[64];
-  for (const Step& step : steps) {
+  for (const UnitStep& step : steps) {
     if (std::fabs(value) >= step.factor) {
       std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, value / step.factor, step.name);
       return buffer;
     }
   }
-  std::snprintf(buffer, sizeof buffer, "%.*gB", significant, value);
+  std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, value, base);
   return buffer;
+}
+
+std::string with_byte_unit(double value, int significant) {
+  constexpr std::array<UnitStep, 5> steps{
+      {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "KB"}}};
+  return with_unit_steps(value, significant, steps, "B");
 }
 
 std::string with_duration_unit(double seconds, int significant) {
@@ -322,20 +330,8 @@ std::string with_duration_unit(double seconds, int significant) {
 
 // 700W, 1.2kW, 100MW: the largest multiplier not above the value.
 std::string with_power_unit(double watts, int significant) {
-  struct Step {
-    double factor;
-    const char* name;
-  };
-  constexpr std::array<Step, 4> steps{{{1e12, "TW"}, {1e9, "GW"}, {1e6, "MW"}, {1e3, "kW"}}};
-  char buffer[64];
-  for (const Step& step : steps) {
-    if (std::fabs(watts) >= step.factor) {
-      std::snprintf(buffer, sizeof buffer, "%.*g%s", significant, watts / step.factor, step.name);
-      return buffer;
-    }
-  }
-  std::snprintf(buffer, sizeof buffer, "%.*gW", significant, watts);
-  return buffer;
+  constexpr std::array<UnitStep, 4> steps{{{1e12, "TW"}, {1e9, "GW"}, {1e6, "MW"}, {1e3, "kW"}}};
+  return with_unit_steps(watts, significant, steps, "W");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 #include "scaleopt/report/report_text.hpp"
 
 #include <cmath>
@@ -34,27 +35,15 @@ std::string describe_law(const LossLaw& law) {
   return s.str();
 }
 
-Json finite_or_null(double value) {
-  return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
-
-namespace {
-
-Json optional_bound(const std::optional<double>& bound) {
-  return bound ? Json(*bound) : Json(nullptr);
-}
-
-}  // namespace
-
 Json law_json(const LossLaw& law) {
   Json json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
             {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};
   if (law.fitted_range) {
     const FittedRange& range = *law.fitted_range;
-    json["fitted_range"] = Json{{"min_params", optional_bound(range.min_params)},
-                                {"max_params", optional_bound(range.max_params)},
-                                {"min_tokens", optional_bound(range.min_tokens)},
-                                {"max_tokens", optional_bound(range.max_tokens)},
+    json["fitted_range"] = Json{{"min_params", optional_or_null(range.min_params)},
+                                {"max_params", optional_or_null(range.max_params)},
+                                {"min_tokens", optional_or_null(range.min_tokens)},
+                                {"max_tokens", optional_or_null(range.max_tokens)},
                                 {"source", range.source}};
   } else {
     json["fitted_range"] = nullptr;
@@ -67,8 +56,8 @@ Json extrapolated_json(const LossLaw& law, double params, double tokens) {
   for (const Extrapolation& e : extrapolations(law, params, tokens)) {
     list.push_back(Json{{"quantity", e.quantity},
                         {"value", e.value},
-                        {"fitted_min", optional_bound(e.fitted_min)},
-                        {"fitted_max", optional_bound(e.fitted_max)},
+                        {"fitted_min", optional_or_null(e.fitted_min)},
+                        {"fitted_max", optional_or_null(e.fitted_max)},
                         {"factor", e.factor()}});
   }
   return list;

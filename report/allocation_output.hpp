@@ -25,9 +25,6 @@ Json extrapolated_json(const LossLaw& law, double params, double tokens);
 // unknown; none inside it.
 std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens);
 
-// JSON has no NaN or infinity: such values become null.
-Json finite_or_null(double value);
-
 // Keys: params, tokens, compute_flops, loss, tokens_per_param, status, message, algorithm,
 // kkt_residual, constraint_violation, evaluations, closed_form_relative_difference, rule, law.
 Json allocation_json(const Allocation& allocation, const AllocationRule& rule);

@@ -4,15 +4,9 @@
 #include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 
 namespace scaleopt::report {
-namespace {
-
-Json optional_json(const std::optional<double>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
-
-}  // namespace
 
 double tokens_per_param_at_reference(const LossLaw& law) {
   const auto allocation =
@@ -26,16 +20,16 @@ Json hardware_json(const std::vector<Hardware>& chips) {
     list.push_back(Json{
         {"id", chip.id},
         {"name", chip.name},
-        {"bf16_flop_per_second", optional_json(chip.bf16_flop_per_second)},
-        {"fp8_flop_per_second", optional_json(chip.fp8_flop_per_second)},
-        {"int8_op_per_second", optional_json(chip.int8_op_per_second)},
+        {"bf16_flop_per_second", optional_or_null(chip.bf16_flop_per_second)},
+        {"fp8_flop_per_second", optional_or_null(chip.fp8_flop_per_second)},
+        {"int8_op_per_second", optional_or_null(chip.int8_op_per_second)},
         {"hbm_bytes_per_second", chip.hbm_bytes_per_second},
         {"hbm_bytes", chip.hbm_bytes},
-        {"usd_per_hour", optional_json(chip.usd_per_hour)},
+        {"usd_per_hour", optional_or_null(chip.usd_per_hour)},
         {"price_is_assumption", true},
         {"price_note", chip.price_note},
         {"source", chip.source},
-        {"tdp_watts", optional_json(chip.tdp_watts)},
+        {"tdp_watts", optional_or_null(chip.tdp_watts)},
         {"power_source", chip.power_source},
         {"power_unknown", chip.tdp_watts ? Json(nullptr)
                                          : Json(chip.power_unknown.empty() ? "no published figure"

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/allocation_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 #include "scaleopt/report/lifecycle_output.hpp"
 
 namespace scaleopt::report {

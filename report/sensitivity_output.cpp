@@ -1,5 +1,6 @@
 #include "scaleopt/report/sensitivity_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,14 +5,11 @@
 
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 #include "scaleopt/report/table.hpp"
 
 namespace scaleopt::report {
 namespace {
-
-Json optional_number(const std::optional<double>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
 
 std::string fraction(double value, const char* format = "%.3f") {
   char text[32];
@@ -44,7 +41,7 @@ Json training_runs_json(const PublishedRunsCheck& check) {
       by_peak.push_back(Json{{"precision", std::string(to_string(mfu.precision))},
                              {"peak_flop_per_second", mfu.peak_flop_per_second},
                              {"matmul_only", mfu.matmul_only},
-                             {"with_attention", optional_number(mfu.with_attention)}});
+                             {"with_attention", optional_or_null(mfu.with_attention)}});
     }
     runs.push_back(Json{{"id", run.id},
                         {"name", run.name},
@@ -53,10 +50,10 @@ Json training_runs_json(const PublishedRunsCheck& check) {
                         {"active_params", run.active_params},
                         {"total_params", run.total_params},
                         {"tokens", run.tokens},
-                        {"sequence_tokens", optional_number(run.sequence_tokens)},
+                        {"sequence_tokens", optional_or_null(run.sequence_tokens)},
                         {"gpu_hours_published", run.gpu_hours},
                         {"matmul_flops", row.efficiency.matmul_flops},
-                        {"attention_flops", optional_number(row.efficiency.attention_flops)},
+                        {"attention_flops", optional_or_null(row.efficiency.attention_flops)},
                         {"implied_mfu", row.efficiency.implied.front().matmul_only},
                         {"implied_mfu_by_peak", by_peak},
                         {"default_basis_mfu", row.default_basis_mfu},

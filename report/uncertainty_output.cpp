@@ -1,5 +1,6 @@
 #include "scaleopt/report/uncertainty_output.hpp"
 #include "scaleopt/report/json.hpp"
+#include "scaleopt/report/json_number.hpp"
 
 #include <cmath>
 #include <sstream>

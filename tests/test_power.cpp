@@ -109,8 +109,8 @@ TEST_CASE("facility power and energy by hand arithmetic", "[power]") {
   CHECK(day_mwh == Approx(33.6336).epsilon(kPowerArithmetic));
   PowerSetup priced;
   priced.usd_per_kwh = 0.08;
-  CHECK(energy_cost_usd(priced, day_mwh) == Approx(2690.688).epsilon(kPowerArithmetic));
-  CHECK(energy_cost_usd(defaults, day_mwh) == 0.0);  // no price, no cost
+  CHECK(energy_cost_usd(day_mwh, priced.usd_per_kwh) == Approx(2690.688).epsilon(kPowerArithmetic));
+  CHECK(energy_cost_usd(day_mwh, defaults.usd_per_kwh) == 0.0);  // no price, no cost
   // 100 MW / 1401.4 W = 71,357.21...
   CHECK(max_chips_within(h100, defaults, 100.0) == Approx(1e8 / 1401.4).epsilon(kPowerArithmetic));
   // Other overheads: a B200 at 1000 W x 1.23 x 1.5 = 1845 W; an A100 at 400 W x 1 x 1 = 400 W.

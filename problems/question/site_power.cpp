@@ -196,7 +196,7 @@ PowerAnswer power_answer(const LifetimeCost& cost, bool costed, double training_
   } else if (std::isnan(a.energy_mwh)) {
     a.energy_usd_reason = a.energy_reason;
   } else {
-    a.energy_usd = a.energy_mwh * kWattsPerKilowatt * *site.usd_per_kwh;
+    a.energy_usd = energy_cost_usd(a.energy_mwh, site.usd_per_kwh);
   }
   return a;
 }
