@@ -51,6 +51,7 @@ void visit_answer_cells(const AnswerSummary& a, const AnswerLayout& layout, Numb
         break;
       case AnswerFieldKind::problem:
       case AnswerFieldKind::message:
+      case AnswerFieldKind::fleet_text:
         break;
     }
   }

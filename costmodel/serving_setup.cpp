@@ -35,6 +35,13 @@ void ServingSetup::validate(std::string_view prefix) const {
     throw field_error(qualified_field(prefix, field), message.str());
   };
   if (!(chips >= 1.0 && std::isfinite(chips))) fail("chips", chips, "must be >= 1");
+  if (!(max_replica_nodes >= 1.0 && max_replica_nodes <= 1e6 &&
+        max_replica_nodes == std::floor(max_replica_nodes))) {
+    fail("max_replica_nodes", max_replica_nodes, "must be a whole number of nodes in [1, 1e6]");
+  }
+  if (!(peak_to_mean >= 1.0 && peak_to_mean <= 1e6)) {
+    fail("peak_to_mean", peak_to_mean, "must be in [1, 1e6] (the peak over the mean demand)");
+  }
   if (!(context_tokens >= 0.0 && std::isfinite(context_tokens))) {
     fail("context", context_tokens, "must be >= 0");
   }

@@ -17,9 +17,25 @@ enum class InferencePricing { roofline, mfu };
 std::string_view to_string(InferencePricing pricing);
 InferencePricing parse_inference_pricing(std::string_view text);  // throws InputError
 
+// The largest replica considered when its size is chosen, in nodes (inference.max_replica_nodes):
+// an assumption. 32 nodes of 8 chips reach past DeepSeek's published decode units (18 nodes,
+// EP144), so every catalog preset has at least two sizes to choose from.
+inline constexpr double kDefaultMaxReplicaNodes = 32.0;
+
 struct ServingSetup {
-  Hardware chip;                             // resolved from the catalog
-  double chips = 8.0;                        // chips per replica (one 8-GPU node: assumed)
+  Hardware chip;       // resolved from the catalog
+  double chips = 8.0;  // chips per replica (one 8-GPU node: assumed)
+  // The lifetime questions choose the chips per replica with N (problems/serving/fleet_plan.hpp)
+  // instead of using `chips`: whole nodes of the chip up to `max_replica_nodes`. Scenarios set
+  // it when inference.chips is absent; a library caller who builds the setup by hand opts in.
+  bool replica_chosen = false;
+  double max_replica_nodes = kDefaultMaxReplicaNodes;
+  // The serving fleet (problems/serving/fleet_plan.hpp): sized for the peak, `peak_to_mean`
+  // times the mean demand (an assumption: 1), and paid for the demand's whole duration with at
+  // least one replica. `elastic`: only busy chip-hours are paid, any fraction of a replica
+  // (what a demand without a duration is priced at anyway).
+  double peak_to_mean = 1.0;
+  bool elastic = false;
   Precision precision = Precision::bf16;     // compute precision and bytes per weight
   Precision kv_precision = Precision::bf16;  // bytes per cached KV element
   // Formats beyond one precision, from a model's shipped formats (apply_shipped_formats):

@@ -14,6 +14,7 @@ std::string_view kind_text(AnswerFieldKind kind) {
     case AnswerFieldKind::algorithm:
     case AnswerFieldKind::problem:
     case AnswerFieldKind::message:
+    case AnswerFieldKind::fleet_text:
       return "text";
   }
   return "text";
@@ -46,6 +47,9 @@ std::string_view null_when(const AnswerField& field) {
              "(the reason says)";
     case AnswerFieldGroup::law_reach:
       return "no plan; a law without a fitted range";
+    case AnswerFieldGroup::fleet:
+      return "no plan; a FLOPs question or fixed MFUs (no replica planned); replicas and "
+             "utilisation without inference.duration";
     case AnswerFieldGroup::text:
       return "";
   }

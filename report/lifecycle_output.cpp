@@ -104,6 +104,17 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
       break;
     case AnswerFieldGroup::power:
       return power_reason(field, answer.power);
+    case AnswerFieldGroup::fleet:
+      if (!is_priced(layout.kind)) return "a FLOPs question (min-lifetime-flops) plans no replica";
+      if (solve.status == Status::converged) {
+        if (!answer.fleet) {
+          return "no replica is planned: serving at fixed MFUs (inference.pricing = \"mfu\") "
+                 "or no demand";
+        }
+        return "elastic pricing (inference.elastic, or a demand without inference.duration) "
+               "pays busy chip-hours only: no whole replicas";
+      }
+      break;
     case AnswerFieldGroup::law_reach:
       if (solve.status == Status::converged) {
         return "the law has no fitted range (given by its coefficients): whether the plan "
@@ -136,6 +147,14 @@ void put(Json& json, std::string_view key, Json value) {
   (*node)[std::string(key)] = std::move(value);
 }
 
+// "chosen" / "given", or what binds the batch; null without a fleet.
+Json fleet_text(std::string_view key, const QuestionAnswer& a) {
+  if (!a.fleet || a.fleet->plan.status != Status::converged) return Json(nullptr);
+  if (key == "replica_source") return std::string(a.fleet->replica_chosen ? "chosen" : "given");
+  if (a.fleet->demand_bound && a.fleet->plan.bound != BatchBound::given) return "demand";
+  return std::string(to_string(a.fleet->plan.bound));
+}
+
 // The JSON of one answer, from the table of answer fields; `unavailable` receives the reason
 // of each number that does not exist, by its key.
 Json answer_json(const QuestionAnswer& a, const AnswerLayout& layout, Json& unavailable) {
@@ -163,6 +182,9 @@ Json answer_json(const QuestionAnswer& a, const AnswerLayout& layout, Json& unav
         break;
       case AnswerFieldKind::algorithm:
         put(json, field.key, a.plan.solve.algorithm);
+        break;
+      case AnswerFieldKind::fleet_text:
+        put(json, field.key, fleet_text(field.key, a));
         break;
     }
   }
@@ -295,6 +317,28 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
              format_quantity(c.pretrain.gpu_hours, Unit::count) + ", RL " +
              format_quantity(c.rl.gpu_hours, Unit::count) + ", inference " +
              format_quantity(c.inference.gpu_hours, Unit::count) + ")";
+    });
+  }
+  if (std::any_of(answers.begin(), answers.end(),
+                  [](const QuestionAnswer* a) { return a->fleet.has_value(); })) {
+    row("serving replica", [](const QuestionAnswer& a) {
+      if (!a.fleet || a.fleet->plan.status != Status::converged) return std::string("-");
+      const FleetPlan& f = *a.fleet;
+      const bool demand = f.demand_bound && f.plan.bound != BatchBound::given;
+      return format_quantity(f.replica_chips, Unit::count) + " chips (" +
+             (f.replica_chosen ? "chosen" : "given") + "), batch " +
+             format_quantity(f.batch, Unit::number, 4) + " (" +
+             (demand ? std::string("the demand's") : std::string(to_string(f.plan.bound))) + ")";
+    });
+    row("replicas paid", [](const QuestionAnswer& a) {
+      if (!a.fleet || a.fleet->plan.status != Status::converged) return std::string("-");
+      const FleetPlan& f = *a.fleet;
+      if (f.elastic) return std::string("elastic: busy chip-hours only");
+      return format_quantity(f.replicas, Unit::number, 4) + " replicas (" +
+             format_quantity(f.whole_replicas, Unit::count) +
+             " whole: " + format_quantity(f.whole_replicas_usd, Unit::usd) + "), " +
+             format_quantity(100.0 * f.utilisation, Unit::number, 3) + "% busy, " +
+             format_quantity(f.idle_chip_hours, Unit::count) + " idle chip-hours";
     });
   }
   if (std::any_of(answers.begin(), answers.end(),

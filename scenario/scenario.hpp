@@ -52,9 +52,6 @@ struct Scenario : LifetimeInputs {
   // Model presets whose serving cost against context is drawn beside each other
   // (inference.compare_models; `plot cost-vs-context-models` and the report).
   std::vector<std::string> compare_models;
-  // The largest replica `roofline` and `pricing` choose among when inference.chips is absent,
-  // in nodes (problems/serving/replica_choice.hpp).
-  double max_replica_nodes = kDefaultMaxReplicaNodes;
   // 64-bit FNV-1a of the file's TOML after --set, less its numeric inputs, printed by toml++
   // (sorted, no comments): what scenario/scenario_fingerprint.hpp adds to the numeric inputs'
   // values to identify the question. 0 for a scenario not read from a document.

@@ -399,19 +399,32 @@ std::vector<ScenarioKey> make_keys() {
            }),
       number(
           "inference.chips", Unit::count, kAtLeastOne, "8", true,
-          "Chips per serving replica (their FLOP/s, bandwidth and HBM add up); absent, "
-          "`roofline` and `pricing` choose it (inference.max_replica_nodes) and the lifetime "
-          "questions assume 8",
+          "Chips per serving replica (their FLOP/s, bandwidth and HBM add up); absent, it is "
+          "chosen (inference.max_replica_nodes): by `roofline` and `pricing` for the model, by "
+          "the lifetime questions with N",
           [](const Scenario& s) { return std::optional<double>(s.serving.chips); },
-          [](Scenario& s, double v) { s.serving.chips = v; }),
+          [](Scenario& s, double v) {
+            s.serving.chips = v;
+            s.serving.replica_chosen = false;  // given: a sweep or a draw of it fixes the size
+          }),
       number(
           "inference.max_replica_nodes", Unit::count, kAtLeastOne, "32 (assumed)", false,
-          "Largest replica `roofline` and `pricing` consider when inference.chips is absent, in "
-          "whole nodes of the chip (its node_chips): they choose the size, from the fewest "
-          "nodes holding the weights and one sequence's KV cache up to this, with the lowest "
-          "cost per output token",
-          [](const Scenario& s) { return std::optional<double>(s.max_replica_nodes); },
-          [](Scenario& s, double v) { s.max_replica_nodes = v; }),
+          "Largest replica considered when inference.chips is absent, in whole nodes of the chip "
+          "(its node_chips): the size is chosen from the fewest nodes holding the weights and "
+          "one sequence's KV cache up to this, the cheapest kept (ties to the smallest)",
+          [](const Scenario& s) { return std::optional<double>(s.serving.max_replica_nodes); },
+          [](Scenario& s, double v) { s.serving.max_replica_nodes = v; }),
+      number(
+          "inference.peak_to_mean", Unit::number, kAtLeastOne, "1 (assumed)", false,
+          "Peak over mean demand: the serving fleet is sized for the peak and paid for the "
+          "whole inference.duration (DeepSeek's published day: 278 nodes at peak over 226.75 on "
+          "average, 1.23)",
+          [](const Scenario& s) { return std::optional<double>(s.serving.peak_to_mean); },
+          [](Scenario& s, double v) { s.serving.peak_to_mean = v; }),
+      boolean("inference.elastic", "false",
+              "Pay only busy chip-hours, any fraction of a replica (no idle replicas, no peak): "
+              "how a demand without inference.duration is priced anyway",
+              [](Scenario& s, bool v) { s.serving.elastic = v; }),
       text("inference.precision", "as the model ships (bf16 without a shipped format)", false,
            "Serving precision (peak FLOP/s and bytes per weight): bf16, fp8 or int8, one format "
            "for every weight",

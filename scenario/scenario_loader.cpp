@@ -180,6 +180,44 @@ void read_key(const ScenarioKey& key, const std::string& file, const toml::node&
   }
 }
 
+// Without inference.chips the lifetime questions choose the replica with N
+// (problems/serving/fleet_plan.hpp), so "inference.chips = 8" is no assumption of theirs; what
+// the choice and the fleet rest on is. Only for a priced question served by the roofline.
+void note_serving_fleet(const TomlDocument& document, bool flops_only, Scenario& scenario) {
+  auto given = [&](std::string_view key) {
+    return std::find(scenario.keys_given.begin(), scenario.keys_given.end(), key) !=
+           scenario.keys_given.end();
+  };
+  scenario.serving.replica_chosen = !given("inference.chips");
+  if (!scenario.problem_given || flops_only ||
+      scenario.serving.pricing != InferencePricing::roofline || !document.table.get("inference")) {
+    return;
+  }
+  if (scenario.serving.replica_chosen) {
+    std::erase_if(scenario.assumptions,
+                  [](const std::string& line) { return line.starts_with("inference.chips "); });
+    std::ostringstream line;
+    line << "inference.chips: chosen with N, whole nodes of " << scenario.serving.chip.node_chips
+         << " x " << scenario.serving.chip.id
+         << " from the fewest holding the weights and one sequence's KV cache up to "
+            "inference.max_replica_nodes = "
+         << scenario.serving.max_replica_nodes
+         << (given("inference.max_replica_nodes") ? "" : " (assumed)");
+    scenario.assumptions.push_back(line.str());
+  }
+  if (scenario.serving.elastic) return;
+  if (!scenario.demand.duration_seconds) {
+    scenario.assumptions.push_back(
+        "inference: a demand without a duration is priced elastically (busy chip-hours only, "
+        "any fraction of a replica); inference.duration sizes a fleet paid for its whole life");
+    return;
+  }
+  if (!given("inference.peak_to_mean")) {
+    scenario.assumptions.push_back(
+        "inference.peak_to_mean = 1 (assumed): the fleet is sized for the mean demand");
+  }
+}
+
 // "training.usd_per_chip_hour = $2/h: the catalog price of h100-sxm (assumption: ...)".
 void note_price(Scenario& s, std::string_view key, const std::optional<double>& given,
                 const Hardware& chip) {
@@ -297,6 +335,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
   }
   const bool flops_only =
       scenario.problem_given && scenario.problem.kind == ProblemKind::min_lifetime_flops;
+  note_serving_fleet(document, flops_only, scenario);
   if ((document.table.get("inference") || document.table.get("rl")) && !flops_only) {
     note_price(scenario, "inference.usd_per_chip_hour", scenario.serving.usd_per_chip_hour,
                scenario.serving.chip);

@@ -26,7 +26,7 @@ ServingInputs serving_inputs(const Scenario& scenario) {
   in.precision_given = given("inference.precision");
   in.kv_precision_given = given("inference.kv_precision");
   in.chips_given = given("inference.chips");
-  in.max_replica_nodes = scenario.max_replica_nodes;
+  in.max_replica_nodes = scenario.serving.max_replica_nodes;
   in.max_replica_nodes_given = given("inference.max_replica_nodes");
   return in;
 }
@@ -66,8 +66,9 @@ void ServingInputs::choose_chips(double context_tokens) {
 
 void ServingInputs::note_replica_choice() {
   // Chosen, not assumed: the scenario's "inference.chips = 8" gives way to how it was chosen.
-  std::erase_if(assumptions,
-                [](const std::string& line) { return line.starts_with("inference.chips "); });
+  std::erase_if(assumptions, [](const std::string& line) {
+    return line.starts_with("inference.chips ") || line.starts_with("inference.chips:");
+  });
   if (!max_replica_nodes_given) {
     assumptions.push_back(max_replica_nodes_name() + (prefix == "--" ? " " : " = ") +
                           format_quantity(max_replica_nodes, Unit::number, 6) +

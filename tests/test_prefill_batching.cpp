@@ -108,10 +108,13 @@ TEST_CASE("chunks read windows and compressed entries as the cache holds them", 
 
 TEST_CASE("the lifetime closed form prices prefill as the serving plan does", "[prefill]") {
   // 1e-12: the plan's batch is a TOMS 748 root (tests/test_roofline_fast.cpp, kClosedForm).
+  // Elastic: with a floor of one replica the closed form is only a lower bound
+  // (tests/test_fleet_plan.cpp).
   for (const char* pass : {"", "512", "16K"}) {
     for (const char* context : {"1K", "32K"}) {
       std::vector<std::string> set{std::string("inference.context=") + context,
-                                   "problem.kind=min-lifetime-cost", "problem.target_params=1e11"};
+                                   "problem.kind=min-lifetime-cost", "problem.target_params=1e11",
+                                   "inference.elastic=true"};
       if (*pass) set.push_back(std::string("inference.prefill_tokens_per_pass=") + pass);
       const Scenario scenario = load_scenario(example("frontier.toml"), set);
       const QuestionSetup setup = question_setup(scenario, *scenario.law, scenario.problem);

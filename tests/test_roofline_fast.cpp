@@ -80,7 +80,10 @@ TEST_CASE("roofline closed form: costs equal the serving plan's at every N", "[r
       for (const char* latency : {"", "20ms"}) {
         std::vector<std::string> set{
             std::string("inference.hardware=") + chip, std::string("inference.context=") + context,
-            "problem.kind=min-lifetime-cost", "problem.target_params=1e11"};
+            "problem.kind=min-lifetime-cost", "problem.target_params=1e11",
+            // Elastic: a floor of one replica makes the closed form a lower bound only
+            // (tests/test_fleet_plan.cpp checks it there).
+            "inference.elastic=true"};
         if (*latency) set.push_back(std::string("inference.latency_per_token=") + latency);
         const QuestionSetup setup = setup_for(set);
         REQUIRE(setup.model.closed_form());

@@ -194,7 +194,7 @@ TEST_CASE("scaleopt cost rejects bad scenarios with exit status 2 and nothing on
   CHECK_THAT(unknown.err,
              Catch::EndsWith("unknown_key.toml:7: inference.rates: unknown key (did "
                              "you mean 'rate'?); known keys: hardware, chips, max_replica_nodes, "
-                             "precision, kv_precision, context, batch, "
+                             "peak_to_mean, elastic, precision, kv_precision, context, batch, "
                              "prefill_tokens_per_pass, latency_per_token, compute_efficiency, "
                              "bandwidth_efficiency, attention_flops, "
                              "usd_per_chip_hour, pricing, prefill_mfu, decode_mfu, "

@@ -39,10 +39,18 @@ struct TokenCosts {
   ServingPlanSlopes slopes;
 };
 
+// With the replica chosen, the cheapest per output token at this N (rollouts run in a training
+// job's time: elastic).
 TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, double context) {
   const Architecture scaled = architecture_at(inputs.architecture, active_params);
-  const Roofline roofline = make_roofline(scaled, inputs.serving, "inference");
-  const ServingPlan plan = plan_inference(roofline, inputs.serving, context, "inference");
+  ServingSetup serving = inputs.serving;
+  if (serving.replica_chosen) {
+    double chips = serving.chips;
+    cheapest_replica_plan(scaled, serving, context, "inference", chips);
+    serving.chips = chips;
+  }
+  const Roofline roofline = make_roofline(scaled, serving, "inference");
+  const ServingPlan plan = plan_inference(roofline, serving, context, "inference");
   if (plan.status != Status::converged) {
     throw InputError("inference: serving plan for " + std::to_string(active_params) +
                      " parameters: " + plan.message);
@@ -65,15 +73,6 @@ Priced rl_token(const LifetimeInputs& inputs, double params, double train_hours_
       tokens.output.chip_hours * s_out + trained_hours + p * tokens.input.chip_hours * s_in,
       tokens.output.usd * s_out + trained_hours * train_usd_per_hour + p * tokens.input.usd * s_in};
   return {value, slope};
-}
-
-// Hours and dollars of the whole demand: input tokens prefilled, output tokens decoded.
-Priced demand_cost(const TokenCosts& t, double input_tokens, double output_tokens) {
-  const double s_in = t.slopes.input_token, s_out = t.slopes.output_token;
-  return {{t.input.chip_hours * input_tokens + t.output.chip_hours * output_tokens,
-           t.input.usd * input_tokens + t.output.usd * output_tokens},
-          {t.input.chip_hours * input_tokens * s_in + t.output.chip_hours * output_tokens * s_out,
-           t.input.usd * input_tokens * s_in + t.output.usd * output_tokens * s_out}};
 }
 
 // A size cost priced by the roofline's serving plan at N (root finding): `price(inputs, params)`
@@ -103,6 +102,39 @@ SizeCostTerm serving_priced(std::shared_ptr<const LifetimeInputs> inputs,
 }
 
 }  // namespace
+
+ServingFleet::ServingFleet(std::shared_ptr<const LifetimeInputs> inputs,
+                           std::shared_ptr<const RooflinePricing> closed_form)
+    : inputs_(std::move(inputs)), closed_form_(std::move(closed_form)) {
+  demand_ = {inputs_->demand.input_tokens(), inputs_->demand.output_tokens(),
+             inputs_->demand.duration_seconds};
+  usd_per_chip_hour_ = inputs_->serving.price_per_chip_hour("inference");
+}
+
+FleetPlan ServingFleet::plan_at(double active_params) const {
+  return plan_fleet(architecture_at(inputs_->architecture, active_params), inputs_->serving,
+                    demand_, inputs_->serving.context_tokens, "inference");
+}
+
+SizeCost ServingFleet::at(double active_params) const {
+  const FleetPlan fleet = plan_at(active_params);
+  if (fleet.plan.status != Status::converged) {
+    throw InputError("inference: serving plan for " + std::to_string(active_params) +
+                     " parameters: " + fleet.plan.message);
+  }
+  return {fleet.chip_hours, fleet.chip_hours * usd_per_chip_hour_, fleet.d_chip_hours_d_log_params,
+          fleet.d_chip_hours_d_log_params * usd_per_chip_hour_};
+}
+
+bool LifetimeCostModel::closed_form_exact_at(double params) const {
+  if (!closed_form_lower_bound) return true;
+  if (!fleet || !closed_form()) return false;
+  const FleetPlan plan = fleet->plan_at(params);
+  if (plan.plan.status != Status::converged || plan.demand_bound) return false;
+  // The closed form's hours at N (D does not enter inference) against the fleet's.
+  const double closed = roofline_lifetime_cost(*this, params, 1.0).inference.gpu_hours;
+  return std::fabs(plan.chip_hours - closed) <= 1e-9 * closed;
+}
 
 bool has_architecture(const Architecture& architecture) {
   return architecture.has_shape() || architecture.total_params.has_value();
@@ -155,7 +187,14 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   const double rl_context = inputs.rl.context_tokens.value_or(inputs.serving.context_tokens);
   const double rl_mfu = inputs.rl.mfu.value_or(inputs.training.mfu);
   const double rl_train_hours_per_flop = 1.0 / (kSecondsPerHour * train_peak * rl_mfu);
-  const LifetimeInputs& priced = inputs;
+  // A chosen replica: the largest size bounds N and prices the closed form (at every N the
+  // cheapest size's tokens cost what the largest's do, problems/serving/fleet_plan.hpp).
+  LifetimeInputs largest;
+  if (inputs.serving.replica_chosen && inputs.serving.pricing == InferencePricing::roofline) {
+    largest = inputs;
+    largest.serving.chips = inputs.serving.max_replica_nodes * inputs.serving.chip.node_chips;
+  }
+  const LifetimeInputs& priced = inputs.serving.replica_chosen ? largest : inputs;
 
   if (inputs.serving.pricing == InferencePricing::mfu) {
     // Linear in N: 2 N FLOPs per token at the prefill or decode MFU of one chip's peak.
@@ -188,11 +227,12 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   // model per point: two copies of the inputs, strings and all, were a tenth of a point's time).
   const auto shared = std::make_shared<const LifetimeInputs>(inputs);
   const auto closed_form = std::make_shared<const RooflinePricing>(
-      roofline_pricing(inputs, per_param, train_usd_per_hour, rl_train_hours_per_flop));
-  model.inference =
-      serving_priced(shared, closed_form, [=](const LifetimeInputs& in, double params) {
-        return demand_cost(token_costs(in, params, context), input_tokens, output_tokens);
-      });
+      roofline_pricing(priced, per_param, train_usd_per_hour, rl_train_hours_per_flop));
+  const auto fleet = std::make_shared<const ServingFleet>(shared, closed_form);
+  model.inference = SizeCostTerm::of(fleet);
+  model.fleet = fleet;
+  model.closed_form_lower_bound =
+      inputs.demand.duration_seconds.has_value() && !inputs.serving.elastic;
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
   model.rl_per_token =
@@ -208,8 +248,10 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   model.max_params =
       (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * std::exp(-kLogMargin);
   if (!(model.max_params > 0.0)) {
-    throw InputError("inference.chips: one sequence's KV cache at context " +
-                     std::to_string(context) + " does not fit the replica's HBM at any model size");
+    throw InputError(std::string(inputs.serving.replica_chosen ? "inference.max_replica_nodes"
+                                                               : "inference.chips") +
+                     ": one sequence's KV cache at context " + std::to_string(context) +
+                     " does not fit the replica's HBM at any model size");
   }
   // A latency target bounds N as well: the batch (1, or the given one) must decode within it,
   // and its step grows with N. Without this bound the optimum's search would step past it and

@@ -8,10 +8,33 @@
 // counted here). Inference and RL rollouts: priced by the roofline at the best (or given)
 // batch, or at fixed MFUs (inference.pricing), on the serving replica of the scenario.
 
+#include <memory>
+
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/problems/serving/fleet_plan.hpp"
 
 namespace scaleopt {
+
+// The serving fleet of the scenario's model at N (problems/serving/fleet_plan.hpp): the
+// inference cost of a roofline-priced LifetimeCostModel, and what its answers report (the
+// replica, its batch, the replicas and their use). The closed form of the fast path stands
+// beside it: at the largest replica considered, the fleet sized for the peak, no floor.
+class ServingFleet final : public SizeCostFunction {
+ public:
+  ServingFleet(std::shared_ptr<const LifetimeInputs> inputs,
+               std::shared_ptr<const RooflinePricing> closed_form);
+  // The fleet at N active parameters; throws InputError as plan_fleet does.
+  FleetPlan plan_at(double active_params) const;
+  SizeCost at(double active_params) const override;  // the paid chip-hours and dollars
+  const RooflinePricing* closed_form() const override { return closed_form_.get(); }
+
+ private:
+  std::shared_ptr<const LifetimeInputs> inputs_;
+  std::shared_ptr<const RooflinePricing> closed_form_;
+  FleetDemand demand_;
+  double usd_per_chip_hour_ = 0.0;
+};
 
 // Throws InputError naming the field when a setup is invalid or a price is missing. Without
 // `with_prices` only FLOPs are modelled (a FLOPs problem needs no prices and no serving setup).

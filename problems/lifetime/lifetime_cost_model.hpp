@@ -10,6 +10,7 @@
 // rather than how it was built.
 
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@
 #include "scaleopt/problems/lifetime/size_cost.hpp"
 
 namespace scaleopt {
+
+class ServingFleet;  // problems/lifetime/lifetime_cost_from_setup.hpp
 
 struct PhaseCost {
   double flops = 0.0;
@@ -63,6 +66,15 @@ struct LifetimeCostModel {
   // The largest model the setup can serve (e.g. whose weights fit the serving replica);
   // problems bound N by it.
   double max_params = std::numeric_limits<double>::infinity();
+  // Serving priced by the roofline: the fleet at N (replica, batch, replicas), which the
+  // inference cost is. `closed_form_lower_bound`: the closed form (at the largest replica, the
+  // fleet sized for the peak) is only a lower bound of the fleet's cost, exact where no
+  // replica's floor binds (a duration, not elastic): whoever uses it checks the fleet at the
+  // answer (LifetimeCostModel::closed_form_exact_at).
+  std::shared_ptr<const ServingFleet> fleet;
+  bool closed_form_lower_bound = false;
+  // Whether the closed form equals the cost at N (always, unless closed_form_lower_bound).
+  bool closed_form_exact_at(double params) const;
   // What sets max_params, for an infeasible question's message.
   std::string max_params_reason = "the serving replica's HBM; add chips per replica";
 

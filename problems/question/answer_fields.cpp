@@ -242,6 +242,45 @@ constexpr std::array kAnswerFields{
         "how far the plan lies outside the runs the law was fitted on: the largest of N and D's "
         "factors beyond the law's fitted_range (1 inside it; the JSON's extrapolated lists "
         "each)"),
+    number_field(
+        "replica_chips", "chips", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.replica_chips; },
+        "chips per serving replica: inference.chips, or chosen with N (whole nodes, the cheapest "
+        "for the demand, ties to the smallest; replica_source says which)"),
+    number_field(
+        "batch", "sequences", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.serving_batch; },
+        "sequences per decode step: the replica's best batch (binding says what stops it), or "
+        "at one replica the sequences the peak demand keeps in flight (binding = demand)"),
+    number_field(
+        "replicas", "replicas", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.replicas; },
+        "replicas paid for inference.duration: peak_to_mean x the mean busy, at least one; "
+        "continuous above one (elastic: the mean busy)"),
+    number_field(
+        "whole_replicas", "replicas", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.whole_replicas; },
+        "replicas rounded up to a whole number (not what the cost is priced at)"),
+    number_field(
+        "whole_replicas_usd", "USD", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.whole_replicas_usd; },
+        "inference's dollars at whole_replicas for the whole duration"),
+    number_field(
+        "utilisation", "ratio", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.utilisation; },
+        "busy over paid replica time: below 1 where the fleet is sized for a peak or one replica "
+        "is more than the demand needs (1 when elastic)"),
+    number_field(
+        "idle_chip_hours", "GPU-hours", Group::fleet,
+        [](const AnswerSummary& a, const Layout&) { return a.idle_chip_hours; },
+        "inference chip-hours paid but not busy at the best batch (0 when elastic)"),
+    text_field("replica_source", Kind::fleet_text,
+               "chosen (inference.chips absent: chosen with N) or given (inference.chips); null "
+               "without a serving fleet"),
+    text_field("binding", Kind::fleet_text,
+               "what fixes the batch, as roofline --json says it: compute-bound (the ridge), "
+               "HBM full, latency target, given, or demand (one replica serves more than the "
+               "peak); null without a serving fleet"),
     text_field("status", Kind::status,
                "converged, infeasible, not_converged or invalid_input: no other is an answer"),
     text_field("message", Kind::message, "one line on how the solve ended"),

@@ -18,11 +18,12 @@
 namespace scaleopt {
 
 enum class AnswerFieldKind : unsigned char {
-  number,     // a double
-  status,     // converged, infeasible, not_converged, ... (to_string(Status))
-  algorithm,  // how the plan was found: NLopt's algorithm, "1-D Newton (Boost.Math)", closed form
-  problem,    // the problem kind (JSON only: the same on every row of a file)
-  message,    // one line on how the solve ended (JSON only: free text)
+  number,      // a double
+  status,      // converged, infeasible, not_converged, ... (to_string(Status))
+  algorithm,   // how the plan was found: NLopt's algorithm, "1-D Newton (Boost.Math)", closed form
+  problem,     // the problem kind (JSON only: the same on every row of a file)
+  message,     // one line on how the solve ended (JSON only: free text)
+  fleet_text,  // the serving fleet's words: "chosen" or "given", what binds the batch (JSON only)
 };
 
 // Which answers have the field.
@@ -50,6 +51,8 @@ enum class AnswerFieldGroup : unsigned char {
                   // sets the chips, the fleet or a price (the reason says)
   law_reach,      // how far the answer lies outside the law's fitted range: none for a law
                   // without a range (given by its coefficients)
+  fleet,          // the serving fleet: none in a FLOPs question or at fixed MFUs (no replica is
+                  // planned), or without a duration (replicas, utilisation)
   text,           // a text field
 };
 
@@ -87,7 +90,8 @@ struct AnswerField {
   std::string_view meaning;
 
   constexpr bool in_csv() const {
-    return kind != AnswerFieldKind::problem && kind != AnswerFieldKind::message;
+    return kind != AnswerFieldKind::problem && kind != AnswerFieldKind::message &&
+           kind != AnswerFieldKind::fleet_text;
   }
 };
 

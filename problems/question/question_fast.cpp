@@ -34,11 +34,13 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
   return model;
 }
 
-// The lifetime cost of (N, D): the roofline's closed form when the model has one (the
-// functions of N it stands for solve the serving plan by root finding, ~20x slower).
+// The lifetime cost of (N, D): the roofline's closed form when the model has one and it is
+// exact at N (the functions of N it stands for solve the serving plan by root finding, ~20x
+// slower; where one replica's floor binds the closed form is only a lower bound).
 LifetimeCost cost_of(const LifetimeCostModel& model, double params, double tokens) {
-  return model.closed_form() ? roofline_lifetime_cost(model, params, tokens)
-                             : model.cost(params, tokens);
+  return model.closed_form() && model.closed_form_exact_at(params)
+             ? roofline_lifetime_cost(model, params, tokens)
+             : model.cost(params, tokens);
 }
 
 AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
@@ -79,6 +81,7 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.energy_usd = power.energy_usd;
   a.power_max_chips = power.max_chips;
   a.law_extrapolation = law_extrapolation(setup.law(), n, d);
+  set_fleet_figures(a, fleet_at(setup, n));
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
   return a;
@@ -110,6 +113,12 @@ std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOpti
   // NLopt answers what the fast path cannot verify (and the roofline's, when Newton stalls).
   accept_if_verified(plan, options);
   if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
+  // The closed form minimised a lower bound of the fleet's cost (no floor of one replica): its
+  // optimum is the fleet's only where the two agree (problems/serving/fleet_plan.hpp).
+  if (roofline && plan.status == Status::converged &&
+      !setup.model.closed_form_exact_at(plan.params)) {
+    return std::nullopt;
+  }
   return plan;
 }
 

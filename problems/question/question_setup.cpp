@@ -175,6 +175,15 @@ QuestionSetup QuestionSetup::unlimited() const {
   return setup;
 }
 
+std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params) {
+  if (!is_priced(setup.kind) || !setup.model.fleet || !(active_params > 0.0)) return std::nullopt;
+  try {
+    return setup.model.fleet->plan_at(active_params);
+  } catch (const InputError&) {
+    return std::nullopt;  // no replica serves this N: the plan's own status says so
+  }
+}
+
 QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup) {
   QuestionAnswer answer;
   answer.plan = plan;
@@ -188,6 +197,7 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
                               answer.training.chips, setup.power, is_priced(setup.kind));
   answer.law_extrapolation = law_extrapolation(setup.law(), plan.params, plan.pretrain_tokens);
+  if (plan.solve.status != Status::infeasible) answer.fleet = fleet_at(setup, plan.params);
   if (const std::optional<double>& largest = setup.power.serving_max_params) {
     answer.power.serving_max_params = *largest;
     // On the bound to the solver's accuracy in ln N (its bound is exact, its answer within

@@ -103,6 +103,10 @@ std::string heuristic_cap_note(const QuestionSetup& setup);
 // RL and inference tokens, the RL gain and what limited data did.
 QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup);
 
+// The serving fleet of a plan of `active_params` (QuestionAnswer::fleet): nullopt for a FLOPs
+// question, a cost with no fleet (fixed MFUs, no demand) or a plan it cannot serve.
+std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params);
+
 // The chips and wall time of a pretraining run of `pretrain_flops` on the setup's cluster.
 TrainingRunAnswer training_run_at(double pretrain_flops, const QuestionSetup& setup);
 // The plan's pretraining run: its chips and wall time, and what the deadline and the

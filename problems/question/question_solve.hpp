@@ -20,6 +20,7 @@
 #include "scaleopt/problems/equal_cost/equal_cost_heuristic.hpp"
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
 #include "scaleopt/problems/lifetime/phase_costs.hpp"
+#include "scaleopt/problems/serving/fleet_plan.hpp"
 #include "scaleopt/solver/solver_options.hpp"
 
 namespace scaleopt {
@@ -161,6 +162,10 @@ struct QuestionAnswer {
   std::optional<DataLimitAnswer> data_limit;  // only with limited data
   TrainingRunAnswer training;
   PowerAnswer power;
+  // The serving fleet at the plan's N (roofline pricing with a demand): the replica (given or
+  // chosen), its batch, the replicas and their use. Absent for a FLOPs question, fixed MFUs or
+  // no plan.
+  std::optional<FleetPlan> fleet;
   // The largest factor by which N or D lies outside the law's fitted range: 1 inside it, NaN
   // for a law without one (costmodel/law_reach.hpp).
   double law_extrapolation = std::numeric_limits<double>::quiet_NaN();

@@ -4,6 +4,21 @@
 #include <sstream>
 
 namespace scaleopt {
+
+void set_fleet_figures(AnswerSummary& s, const std::optional<FleetPlan>& fleet) {
+  if (!fleet || fleet->plan.status != Status::converged) return;
+  s.replica_chips = fleet->replica_chips;
+  s.replica_chosen = fleet->replica_chosen;
+  s.serving_batch = fleet->batch;
+  s.serving_bound = fleet->plan.bound;
+  s.demand_bound = fleet->demand_bound;
+  s.replicas = fleet->replicas;
+  s.whole_replicas = fleet->whole_replicas;
+  s.utilisation = fleet->utilisation;
+  s.idle_chip_hours = fleet->idle_chip_hours;
+  s.whole_replicas_usd = fleet->whole_replicas_usd;
+}
+
 AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   AnswerSummary s;
   const LifetimePlan& plan = a.plan;
@@ -40,6 +55,7 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   s.energy_usd = a.power.energy_usd;
   s.power_max_chips = a.power.max_chips;
   s.law_extrapolation = a.law_extrapolation;
+  set_fleet_figures(s, a.fleet);
   s.chinchilla_tokens = a.chinchilla_tokens;
   s.over_chinchilla = a.over_chinchilla;
   const ChinchillaComparison& c = a.vs_chinchilla;

@@ -46,6 +46,17 @@ struct AnswerSummary {
   double energy_mwh = kNaN;
   double energy_usd = kNaN;
   double power_max_chips = kNaN;
+  // The serving fleet (FleetPlan of problems/serving/fleet_plan.hpp): NaN without one.
+  double replica_chips = kNaN;
+  bool replica_chosen = false;
+  double serving_batch = kNaN;
+  BatchBound serving_bound = BatchBound::given;
+  bool demand_bound = false;  // one replica is more than the peak needs (its batch the demand's)
+  double replicas = kNaN;
+  double whole_replicas = kNaN;
+  double utilisation = kNaN;
+  double idle_chip_hours = kNaN;
+  double whole_replicas_usd = kNaN;
   // The largest factor by which N or D lies outside the law's fitted range (1 inside it; NaN
   // for a law without a range): costmodel/law_reach.hpp.
   double law_extrapolation = kNaN;
@@ -75,6 +86,9 @@ struct QuestionSummary {
   // converged only when every plan is (as QuestionSolution::status).
   Status status() const;
 };
+
+// Copies a fleet's figures into the summary (nothing without one).
+void set_fleet_figures(AnswerSummary& summary, const std::optional<FleetPlan>& fleet);
 
 // The numbers of one full answer found on `path`.
 AnswerSummary summary_of(const QuestionAnswer& answer, SolvePath path);

@@ -25,11 +25,6 @@
 
 namespace scaleopt {
 
-// The largest replica considered, in nodes (inference.max_replica_nodes): an assumption. 32
-// nodes of 8 chips reach past DeepSeek's published decode units (18 nodes, EP144), so every
-// catalog preset has at least two sizes to choose from.
-inline constexpr double kDefaultMaxReplicaNodes = 32.0;
-
 struct ReplicaChoice {
   Status status = Status::not_converged;  // converged: the size and its batch are verified
   std::string message;

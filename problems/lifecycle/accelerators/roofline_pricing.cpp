@@ -171,14 +171,19 @@ RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& u
   p.inference = context_pricing(inputs, unit, inputs.serving.context_tokens);
   p.rl = inputs.rl.context_tokens ? context_pricing(inputs, unit, *inputs.rl.context_tokens)
                                   : p.inference;
-  p.input_tokens = inputs.demand.input_tokens();
-  p.output_tokens = inputs.demand.output_tokens();
+  // A fleet sized for the peak pays peak_to_mean times the busy chip-hours of the mean demand
+  // (problems/serving/fleet_plan.hpp; its floor of one replica is not in this form).
+  const double fleet_peak =
+      inputs.demand.duration_seconds && !inputs.serving.elastic ? inputs.serving.peak_to_mean : 1.0;
+  p.input_tokens = fleet_peak * inputs.demand.input_tokens();
+  p.output_tokens = fleet_peak * inputs.demand.output_tokens();
   p.chip_hours_per_second = inputs.serving.chips / kSecondsPerHour;
   p.usd_per_chip_hour = inputs.serving.price_per_chip_hour("inference");
   p.rl_extra_passes = inputs.rl.extra_forward_passes;
   p.rl_trained_hours_per_param = 6.0 * inputs.rl.trained_fraction * rl_train_hours_per_flop;
   p.rl_trained_usd_per_hour = train_usd_per_hour;
-  p.inference_flops_per_param = 2.0 * (p.input_tokens + p.output_tokens);
+  p.inference_flops_per_param =
+      2.0 * (inputs.demand.input_tokens() + inputs.demand.output_tokens());
   p.rl_flops_per_param_token =
       2.0 + 6.0 * inputs.rl.trained_fraction + 2.0 * inputs.rl.extra_forward_passes;
   return p;

@@ -1,0 +1,194 @@
+#include "scaleopt/problems/serving/fleet_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "scaleopt/costmodel/compute_cost.hpp"
+#include "scaleopt/costmodel/field_name.hpp"
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/costmodel/roofline.hpp"
+#include "scaleopt/problems/serving/serving_plan_slopes.hpp"
+
+namespace scaleopt {
+namespace {
+
+// Sizes whose paid chip-hours differ by less than this are a tie, won by the smaller (the rule
+// of problems/lifecycle/discrete_choice.hpp): past the compute ridge the cost does not depend on
+// the size, and the sizes' batches agree only to the root finder's tolerance.
+constexpr double kTieRelative = 1e-9;
+
+// The fewest chips, in whole nodes, whose HBM holds the weights and one sequence's KV cache.
+double fewest_replica_chips(const Architecture& model, const ServingSetup& setup,
+                            double context_tokens, std::string_view prefix) {
+  ServingSetup node = setup;
+  node.chips = setup.chip.node_chips;
+  const Roofline one_node = make_roofline(model, node, prefix);
+  const double needed = hbm_bytes_needed(one_node, 1.0, context_tokens);
+  const double nodes = std::max(1.0, std::ceil(needed / one_node.hbm_bytes));
+  if (nodes > setup.max_replica_nodes) {
+    throw field_error(
+        qualified_field(prefix, "max_replica_nodes"),
+        "the weights and one sequence's KV cache at context " +
+            format_quantity(context_tokens, Unit::count, 4) + " need " +
+            format_quantity(needed, Unit::bytes) + ", " + format_quantity(nodes, Unit::number, 6) +
+            " nodes of " + format_quantity(node.chips, Unit::number, 6) + " x " + setup.chip.id +
+            ", above the cap of " + format_quantity(setup.max_replica_nodes, Unit::number, 6) +
+            "; raise the cap, give inference.chips, or use a lower precision");
+  }
+  return nodes * node.chips;
+}
+
+// One size's elastic price of the demand and what the fleet pays for it.
+struct SizePriced {
+  double chips = 0.0;
+  Roofline roofline;
+  ServingPlan plan;
+  double busy_hours = 0.0, d_busy_hours = 0.0;  // E and dE / d ln N
+  double floor_hours = 0.0;                     // one replica for the duration (0: elastic)
+  double paid_hours = 0.0;
+};
+
+SizePriced price_size(const Architecture& model, const ServingSetup& setup, double chips,
+                      const FleetDemand& demand, double context_tokens, std::string_view prefix) {
+  SizePriced s;
+  s.chips = chips;
+  ServingSetup sized = setup;
+  sized.chips = chips;
+  s.roofline = make_roofline(model, sized, prefix);
+  s.plan = plan_serving(s.roofline, sized, context_tokens, prefix);
+  if (s.plan.status != Status::converged) return s;
+  const ServingPlanSlopes slopes = log_slopes_in_params(s.roofline, s.plan);
+  const double in = demand.input_tokens * s.plan.input_token.chip_hours;
+  const double out = demand.output_tokens * s.plan.output_token.chip_hours;
+  s.busy_hours = in + out;
+  s.d_busy_hours = in * slopes.input_token + out * slopes.output_token;
+  const bool elastic = setup.elastic || !demand.duration_seconds;
+  s.floor_hours = elastic ? 0.0 : chips * *demand.duration_seconds / kSecondsPerHour;
+  s.paid_hours =
+      elastic ? s.busy_hours : std::max(s.floor_hours, setup.peak_to_mean * s.busy_hours);
+  return s;
+}
+
+// The sequences in flight when one replica serves a peak of `tokens_per_second` outputs: the
+// root of B = rate * t_step(B) (Little's law), with t_step(B) = max(B c, a + B b) the roofline's
+// step (affine on each side of the ridge). Below the best batch the step is memory-bound (the
+// best batch is the smallest at which a bound binds, the ridge among them), so B = rate a / (1 -
+// rate b); never above the best batch.
+double demand_filled_batch(const Roofline& roofline, double context_tokens, double best_batch,
+                           double tokens_per_second) {
+  const DecodeStep one = decode_step(roofline, 1.0, context_tokens);
+  const DecodeStep two = decode_step(roofline, 2.0, context_tokens);
+  const double b = two.memory_seconds - one.memory_seconds;  // seconds per sequence
+  const double a = one.memory_seconds - b;                   // the weights' read
+  const double gap = 1.0 - tokens_per_second * b;
+  if (!(gap > 0.0)) return best_batch;
+  return std::min(best_batch, tokens_per_second * a / gap);
+}
+
+}  // namespace
+
+FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
+                     const FleetDemand& demand, double context_tokens, std::string_view prefix) {
+  FleetPlan fleet;
+  fleet.replica_chosen = setup.replica_chosen;
+  const double node = setup.chip.node_chips;
+  const double first = setup.replica_chosen
+                           ? fewest_replica_chips(model, setup, context_tokens, prefix)
+                           : setup.chips;
+  const double last = setup.replica_chosen ? setup.max_replica_nodes * node : setup.chips;
+  SizePriced best;
+  bool have_best = false;
+  std::string last_error;
+  for (double chips = first; chips <= last * (1.0 + 1e-12); chips += node) {
+    if (have_best && setup.replica_chosen) {
+      // One replica of this size (and of every larger one) alone costs more than the best.
+      const bool elastic = setup.elastic || !demand.duration_seconds;
+      if (!elastic && chips * *demand.duration_seconds / kSecondsPerHour >=
+                          best.paid_hours * (1.0 - kTieRelative)) {
+        break;
+      }
+    }
+    ++fleet.sizes_tried;
+    SizePriced size;
+    try {
+      size = price_size(model, setup, chips, demand, context_tokens, prefix);
+    } catch (const InputError& e) {
+      // A size too small for a latency target: a larger one may meet it.
+      if (!setup.replica_chosen) throw;
+      last_error = e.what();
+      continue;
+    }
+    if (size.plan.status != Status::converged) {
+      if (!setup.replica_chosen) {
+        fleet.plan = size.plan;
+        return fleet;
+      }
+      continue;
+    }
+    // From the ridge (or a given batch) on, a larger size prices the tokens alike and pays a
+    // larger floor.
+    const bool flat_from_here =
+        size.plan.bound == BatchBound::balance || size.plan.bound == BatchBound::given;
+    if (!have_best || size.paid_hours < best.paid_hours * (1.0 - kTieRelative)) {
+      best = std::move(size);
+      have_best = true;
+    }
+    if (flat_from_here || !setup.replica_chosen) break;
+  }
+  if (!have_best) {
+    if (!last_error.empty()) throw InputError(last_error);
+    fleet.plan.status = Status::not_converged;
+    fleet.plan.message = "no replica size could serve the context";
+    return fleet;
+  }
+  fleet.replica_chips = best.chips;
+  fleet.plan = best.plan;
+  fleet.elastic = setup.elastic || !demand.duration_seconds;
+  fleet.busy_chip_hours = best.busy_hours;
+  fleet.chip_hours = best.paid_hours;
+  fleet.idle_chip_hours = best.paid_hours - best.busy_hours;
+  const double price = setup.price_per_chip_hour(prefix);
+  fleet.usd = best.paid_hours * price;
+  fleet.batch = best.plan.batch;
+  if (fleet.elastic) {
+    const double seconds = demand.duration_seconds.value_or(0.0);
+    fleet.busy_replicas = seconds > 0.0 ? best.busy_hours * kSecondsPerHour / (best.chips * seconds)
+                                        : FleetPlan::kNaN;  // a lifetime total has no rate
+    fleet.replicas = fleet.busy_replicas;
+    fleet.whole_replicas = std::ceil(fleet.replicas);
+    fleet.utilisation = 1.0;
+    fleet.whole_replicas_usd = fleet.usd;
+    fleet.d_chip_hours_d_log_params = best.d_busy_hours;
+    return fleet;
+  }
+  const double seconds = *demand.duration_seconds;
+  fleet.busy_replicas = best.busy_hours * kSecondsPerHour / (best.chips * seconds);
+  const double peak_busy = setup.peak_to_mean * fleet.busy_replicas;
+  fleet.demand_bound = peak_busy < 1.0;
+  fleet.replicas = std::max(1.0, peak_busy);
+  fleet.whole_replicas = std::ceil(fleet.replicas * (1.0 - 1e-12));
+  fleet.utilisation = fleet.busy_replicas / fleet.replicas;
+  fleet.whole_replicas_usd = fleet.whole_replicas * best.chips * seconds / kSecondsPerHour * price;
+  fleet.d_chip_hours_d_log_params =
+      fleet.demand_bound ? 0.0 : setup.peak_to_mean * best.d_busy_hours;
+  if (fleet.demand_bound && best.plan.bound != BatchBound::given) {
+    const double peak_output_per_second = setup.peak_to_mean * demand.output_tokens / seconds;
+    fleet.batch =
+        demand_filled_batch(best.roofline, context_tokens, best.plan.batch, peak_output_per_second);
+  }
+  return fleet;
+}
+
+ServingPlan cheapest_replica_plan(const Architecture& model, const ServingSetup& setup,
+                                  double context_tokens, std::string_view prefix, double& chips) {
+  ServingSetup elastic = setup;
+  elastic.elastic = true;
+  const FleetPlan fleet =
+      plan_fleet(model, elastic, {0.0, 1.0, std::nullopt}, context_tokens, prefix);
+  chips = fleet.replica_chips;
+  return fleet.plan;
+}
+
+}  // namespace scaleopt
