@@ -18,6 +18,11 @@ void validate_runs(std::span<const TrainingRun> runs) {
         throw InputError(message.str());
       }
     }
+    if (!std::isfinite(runs[i].experts) || runs[i].experts < 1.0) {
+      std::ostringstream message;
+      message << "run " << i << ": experts must be at least 1 (1 = dense), got " << runs[i].experts;
+      throw InputError(message.str());
+    }
   }
 }
 
