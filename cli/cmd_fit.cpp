@@ -50,6 +50,13 @@ std::string law_source(const FitArgs& args, const FitReport& report) {
   return source.str();
 }
 
+// Why --emit-law wrote nothing, after the table of a fit that did not converge.
+void note_no_law_written(std::ostream& out, const std::string& emit_law, Status status) {
+  if (status == Status::converged || emit_law.empty()) return;
+  out << "note: no law written to " << emit_law << ": the fit "
+      << (status == Status::not_identifiable ? "is not identifiable" : "did not converge") << ".\n";
+}
+
 // `fit --experts-col`: the joint dense/MoE law (problems/fit/joint_law_fit.hpp) from the same
 // runs, flags and outputs as the law of N and D.
 int run_joint_fit(const FitArgs& args, const std::vector<TrainingRun>& runs, std::size_t runs_read,
@@ -87,12 +94,7 @@ int run_joint_fit(const FitArgs& args, const std::vector<TrainingRun>& runs, std
     out << joint_fit_json(report).dump(2) << "\n";
   } else {
     out << joint_fit_text(report);
-    if (!report.fit.converged() && !args.emit_law.empty()) {
-      out << "note: no law written to " << args.emit_law << ": the fit "
-          << (report.fit.status == Status::not_identifiable ? "is not identifiable"
-                                                            : "did not converge")
-          << ".\n";
-    }
+    note_no_law_written(out, args.emit_law, report.fit.status);
   }
   return report.fit.converged() ? kExitOk : kExitNotConverged;
 }
@@ -188,12 +190,7 @@ int run_fit(const FitArgs& args, std::ostream& out, std::ostream& notes,
     out << fit_json(report).dump(2) << "\n";
   } else {
     print_fit(out, report);
-    if (!report.fit.converged() && !args.emit_law.empty()) {
-      out << "note: no law written to " << args.emit_law << ": the fit "
-          << (report.fit.status == Status::not_identifiable ? "is not identifiable"
-                                                            : "did not converge")
-          << ".\n";
-    }
+    note_no_law_written(out, args.emit_law, report.fit.status);
   }
   return report.fit.converged() ? kExitOk : kExitNotConverged;
 }

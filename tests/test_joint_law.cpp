@@ -13,6 +13,8 @@
 #include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/law_reach.hpp"
 #include "scaleopt/problems/fit/joint_law_fit.hpp"
+#include "scaleopt/report/allocation_output.hpp"
+#include "scaleopt/report/json.hpp"
 #include "scaleopt/scenario/law_file.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
@@ -158,6 +160,11 @@ TEST_CASE("a joint law outside its runs' experts says so", "[joint_law][law_reac
   CHECK(outside[0].factor() == Approx(2.0));
   // 100B active parameters: 100 / 2.7 = 37x above the largest run.
   CHECK(law_extrapolation(at_32, 100e9, 1e10) == Approx(100.0 / 2.7));
+  // Every answer's law JSON says at which experts, and the runs' experts.
+  const auto json = report::law_json(at_64);
+  CHECK(json["experts"] == 64.0);
+  CHECK(json["fitted_range"]["max_experts"] == 32.0);
+  CHECK(report::law_json(loss_law_preset("epoch2024")).count("experts") == 0);
 }
 
 TEST_CASE("law files read and write a joint law", "[joint_law][law_file]") {

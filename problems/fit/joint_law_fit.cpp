@@ -294,20 +294,7 @@ JointFitResult fit_joint_law(std::span<const TrainingRun> runs, const JointFitOp
   }
   JointFitResult fit = fit_joint_law(runs, {}, options.starts, options);
   // The runs' extremes, experts included: answers of the fitted law say when they lie outside.
-  FittedRange range;
-  range.min_params = range.max_params = runs.front().params;
-  range.min_tokens = range.max_tokens = runs.front().tokens;
-  range.min_experts = range.max_experts = runs.front().experts;
-  for (const TrainingRun& run : runs) {
-    range.min_params = std::min(*range.min_params, run.params);
-    range.max_params = std::max(*range.max_params, run.params);
-    range.min_tokens = std::min(*range.min_tokens, run.tokens);
-    range.max_tokens = std::max(*range.max_tokens, run.tokens);
-    range.min_experts = std::min(*range.min_experts, run.experts);
-    range.max_experts = std::max(*range.max_experts, run.experts);
-  }
-  range.source = "the " + std::to_string(runs.size()) + " runs of this fit";
-  fit.law.fitted_range = range;
+  fit.law.fitted_range = fitted_range_of(runs, true);
   return fit;
 }
 

@@ -3,6 +3,8 @@
 
 #include <span>
 
+#include "scaleopt/costmodel/loss_law.hpp"
+
 namespace scaleopt {
 
 struct TrainingRun {
@@ -18,5 +20,9 @@ struct TrainingRun {
 // and positive ("run 3: loss must be finite and positive, got -1"), or whose experts are not
 // finite and at least 1.
 void validate_runs(std::span<const TrainingRun> runs);
+
+// The extremes of `runs` (not empty) as the range of the law fitted to them, their experts too
+// when `with_experts` (a joint fit); `source` names "the COUNT runs of this fit".
+FittedRange fitted_range_of(std::span<const TrainingRun> runs, bool with_experts);
 
 }  // namespace scaleopt
