@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/quantity.hpp"
+#include "scaleopt/report/fit_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/report/json_number.hpp"
 #include "scaleopt/report/report_text.hpp"
@@ -87,12 +88,7 @@ std::string joint_fit_text(const JointFitReport& report) {
   }
   coefficients.print(out);
   Table summary;
-  std::string runs_note = std::to_string(report.runs_read) + " read";
-  if (report.runs_dropped > 0) {
-    runs_note += ", the " + std::to_string(report.runs_dropped) +
-                 " of highest loss dropped (--drop-highest-loss)";
-  }
-  summary.row("runs", std::to_string(fit.runs), runs_note);
+  summary.row("runs", std::to_string(fit.runs), runs_note(report.runs_read, report.runs_dropped));
   summary.row("E^",
               "E_start " + plain(fit.law.experts_start) + ", E_max " + plain(fit.law.experts_max),
               "held at Ludziejewski et al. 2025's values (Eq. 4, Table 3)");
