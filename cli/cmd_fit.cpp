@@ -14,6 +14,7 @@
 #include "scaleopt/cli/progress_bar.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/report/fit_output.hpp"
+#include "scaleopt/report/joint_fit_output.hpp"
 #include "scaleopt/report/json.hpp"
 #include "scaleopt/scenario/atomic_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
@@ -47,6 +48,55 @@ std::string law_source(const FitArgs& args, const FitReport& report) {
            << report.bootstrap->seed;
   }
   return source.str();
+}
+
+// Why --emit-law wrote nothing, after the table of a fit that did not converge.
+void note_no_law_written(std::ostream& out, const std::string& emit_law, Status status) {
+  if (status == Status::converged || emit_law.empty()) return;
+  out << "note: no law written to " << emit_law << ": the fit "
+      << (status == Status::not_identifiable ? "is not identifiable" : "did not converge") << ".\n";
+}
+
+// `fit --experts-col`: the joint dense/MoE law (problems/fit/joint_law_fit.hpp) from the same
+// runs, flags and outputs as the law of N and D.
+int run_joint_fit(const FitArgs& args, const std::vector<TrainingRun>& runs, std::size_t runs_read,
+                  const JointFitOptions& options, std::uint64_t seed,
+                  const std::vector<ReadFile>& inputs, std::ostream& out) {
+  JointFitReport report;
+  report.file = args.file;
+  report.runs_read = runs_read;
+  report.runs_dropped = static_cast<std::size_t>(args.drop_highest_loss);
+  report.huber_delta = options.huber_delta;
+  report.fit = fit_joint_law(runs, options);
+  if (report.fit.converged() && args.bootstrap > 0) {
+    report.bootstrap = bootstrap_joint_law(
+        runs, report.fit, options, BootstrapOptions{.replicates = args.bootstrap, .seed = seed});
+  }
+  if (report.fit.converged() && !args.emit_law.empty()) {
+    JointLossLaw joint = report.fit.law;
+    std::ostringstream source;
+    source << "scaleopt fit --experts-col of " << args.file << ": " << report.fit.runs << " runs";
+    if (report.runs_dropped > 0) source << " (" << report.runs_dropped << " highest-loss dropped)";
+    source << ", summed Huber delta " << report.huber_delta << ", " << report.fit.starts
+           << " starts, E_start and E_max held at Ludziejewski et al. 2025's";
+    if (report.bootstrap) {
+      source << "; bootstrap " << report.bootstrap->replicates << " replicates, seed "
+             << report.bootstrap->seed;
+      joint.standard_errors = report.bootstrap->standard_errors();
+    }
+    joint.source = source.str();
+    LossLaw law = law_at_experts(joint, 1.0);
+    law.experts.reset();  // the file states no expert count: the scenario's law.experts does
+    write_file_atomically(args.emit_law, law_to_toml(law), "--emit-law", inputs);
+    report.law_file = args.emit_law;
+  }
+  if (args.json) {
+    out << joint_fit_json(report).dump(2) << "\n";
+  } else {
+    out << joint_fit_text(report);
+    note_no_law_written(out, args.emit_law, report.fit.status);
+  }
+  return report.fit.converged() ? kExitOk : kExitNotConverged;
 }
 
 int run_fit(const FitArgs& args, std::ostream& out, std::ostream& notes,
@@ -95,6 +145,13 @@ int run_fit(const FitArgs& args, std::ostream& out, std::ostream& notes,
   }
   const std::vector<TrainingRun> runs = without_highest_loss(csv.runs, drop);
   report.runs_dropped = drop;
+  if (!args.columns.experts.empty()) {
+    JointFitOptions joint_options;
+    joint_options.huber_delta = options.huber_delta;
+    joint_options.threads = threads;
+    joint_options.lbfgs.stop = context.stop;
+    return run_joint_fit(args, runs, csv.runs.size(), joint_options, seed, inputs, out);
+  }
 
   if (options.subsample_runs > 0 && runs.size() > options.subsample_runs) {
     notes << "scaleopt: note: fitting " << runs.size() << " runs: the " << options.starts.size()
@@ -133,12 +190,7 @@ int run_fit(const FitArgs& args, std::ostream& out, std::ostream& notes,
     out << fit_json(report).dump(2) << "\n";
   } else {
     print_fit(out, report);
-    if (!report.fit.converged() && !args.emit_law.empty()) {
-      out << "note: no law written to " << args.emit_law << ": the fit "
-          << (report.fit.status == Status::not_identifiable ? "is not identifiable"
-                                                            : "did not converge")
-          << ".\n";
-    }
+    note_no_law_written(out, args.emit_law, report.fit.status);
   }
   return report.fit.converged() ? kExitOk : kExitNotConverged;
 }
@@ -166,6 +218,11 @@ void add_fit_command(CLI::App& app, Action& chosen) {
   command->add_option("--loss-col", args->columns.loss, "Column of final losses L (nats per token)")
       ->type_name("NAME")
       ->required();
+  command
+      ->add_option("--experts-col", args->columns.experts,
+                   "Column of expert counts E (1 = dense): fit the joint dense/MoE law of "
+                   "Ludziejewski et al. 2025 instead")
+      ->type_name("NAME");
   command
       ->add_option("--drop-highest-loss", args->drop_highest_loss,
                    "Leave out this many runs of highest loss (Epoch AI drop 5 of Hoffmann's)")
@@ -225,7 +282,10 @@ void add_fit_command(CLI::App& app, Action& chosen) {
       "  scaleopt fit examples/chinchilla_fig4_epoch.csv --params-col 'Model Size' \\\n"
       "      --flops-col 'Training FLOP' --loss-col loss --drop-highest-loss 5 \\\n"
       "      --bootstrap 1000 --emit-law fitted.toml\n"
-      "  scaleopt optimal --compute 1e24 --law-file fitted.toml\n");
+      "  scaleopt optimal --compute 1e24 --law-file fitted.toml\n"
+      "With --experts-col the joint law L = a E^^delta N^(alpha + gamma ln E^) +\n"
+      "b E^^omega D^(beta + zeta ln E^) + E is fitted from a grid of 2,187 starts, E_start and\n"
+      "E_max of E^ held at the paper's values; --emit-law writes [law.joint].\n");
   command->callback([args, &chosen] {
     chosen = [args](std::ostream& out, std::ostream& notes, const RunContext& context) {
       return run_fit(*args, out, notes, context);

@@ -127,6 +127,7 @@ constexpr ParameterFlag kParameterFlags[] = {
     {"tokens_col", "--tokens-col"},
     {"flops_col", "--flops-col"},
     {"loss_col", "--loss-col"},
+    {"experts_col", "--experts-col"},
     {"input_tokens", "--input-tokens"},
     {"output_tokens", "--output-tokens"},
 };

@@ -90,6 +90,9 @@ LossLaw resolve_law(const LawFlags& flags) {
   if (overridden) {
     law.name = "custom";
     law.source = "user coefficients over " + base;
+    // Chinchilla coefficients typed over a joint law's reduction are a law of N and D alone.
+    law.joint.reset();
+    law.experts.reset();
   }
   law.validate("law");
   return law;

@@ -28,6 +28,8 @@ std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, dou
   const FittedRange& range = *law.fitted_range;
   check(out, "params", params, range.min_params, range.max_params);
   check(out, "tokens", tokens, range.min_tokens, range.max_tokens);
+  // A joint law at a fixed number of experts: that number against the runs' experts.
+  if (law.experts) check(out, "experts", *law.experts, range.min_experts, range.max_experts);
   return out;
 }
 

@@ -14,7 +14,9 @@ namespace scaleopt {
 
 // One quantity of an answer outside the law's fitted range.
 struct Extrapolation {
-  std::string quantity;  // "params" (N, active) or "tokens" (pretraining D)
+  // "params" (N, active), "tokens" (pretraining D) or "experts" (a joint law's expert count,
+  // costmodel/joint_loss_law.hpp)
+  std::string quantity;
   double value = 0.0;
   std::optional<double> fitted_min;
   std::optional<double> fitted_max;
@@ -22,8 +24,9 @@ struct Extrapolation {
   double factor() const;
 };
 
-// What of (params, tokens) lies outside `law.fitted_range`; empty inside it, and empty when
-// the law has no range (law_has_range says which).
+// What of (params, tokens), and of law.experts for a joint law, lies outside
+// `law.fitted_range`; empty inside it, and empty when the law has no range (law_has_range says
+// which).
 std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens);
 // The largest factor of extrapolations(law, params, tokens): 1 inside the range, NaN when the
 // law has none. One number per answer, for the sweep's columns.

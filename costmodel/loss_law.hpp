@@ -4,6 +4,7 @@
 // optimises (docs/model.md, How the optimiser solves them).
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,7 +37,13 @@ struct FittedRange {
   std::optional<double> min_tokens;
   std::optional<double> max_tokens;
   std::string source;  // where the range is stated
+  // For a joint dense/MoE law (costmodel/joint_loss_law.hpp): the experts of its runs, as the
+  // paper counts them (1 = dense).
+  std::optional<double> min_experts;
+  std::optional<double> max_experts;
 };
+
+struct JointLossLaw;  // costmodel/joint_loss_law.hpp
 
 struct LossLaw {
   std::string name = "custom";
@@ -54,6 +61,11 @@ struct LossLaw {
   // The runs' range, for the presets; absent for a law given by its coefficients or a file
   // (then no answer can say whether it extrapolates, and the answer says that instead).
   std::optional<FittedRange> fitted_range;
+  // A joint dense/MoE law evaluated at a fixed number of experts (law_at_experts in
+  // costmodel/joint_loss_law.hpp): that law, and the experts (the paper's E) it is evaluated
+  // at. Both absent for a law of N and D alone.
+  std::shared_ptr<const JointLossLaw> joint;
+  std::optional<double> experts;
 
   // Throws InputError naming the first coefficient that is not finite and positive
   // ("law.alpha must be finite and positive, got -0.3"). `prefix` names the place the
@@ -74,7 +86,8 @@ inline constexpr std::array<const char*, 5> kLawCoefficientNames = {"E", "A", "B
 // (docs/model.md, Loss law).
 std::vector<LossLaw> loss_law_presets();
 
-// The preset called `name`; throws InputError listing the known names otherwise.
+// The preset called `name`; throws InputError listing the known names otherwise. A joint
+// dense/MoE preset (costmodel/joint_loss_law.hpp: ludziejewski2025) comes evaluated dense.
 LossLaw loss_law_preset(std::string_view name);
 
 // The uncertainty published with a preset's coefficients, or nullopt. epoch2024: the standard

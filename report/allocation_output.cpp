@@ -45,9 +45,14 @@ Json law_json(const LossLaw& law) {
                                 {"min_tokens", optional_or_null(range.min_tokens)},
                                 {"max_tokens", optional_or_null(range.max_tokens)},
                                 {"source", range.source}};
+    // A joint dense/MoE law's runs also span a range of experts.
+    if (range.min_experts) json["fitted_range"]["min_experts"] = *range.min_experts;
+    if (range.max_experts) json["fitted_range"]["max_experts"] = *range.max_experts;
   } else {
     json["fitted_range"] = nullptr;
   }
+  // A joint dense/MoE law: the experts it is evaluated at (costmodel/joint_loss_law.hpp).
+  if (law.experts) json["experts"] = *law.experts;
   return json;
 }
 

@@ -44,6 +44,15 @@ std::vector<std::string> coefficient_row(const std::string& name, double value,
 
 }  // namespace
 
+std::string runs_note(std::size_t runs_read, std::size_t runs_dropped) {
+  std::string note = std::to_string(runs_read) + " read";
+  if (runs_dropped > 0) {
+    note +=
+        ", the " + std::to_string(runs_dropped) + " of highest loss dropped (--drop-highest-loss)";
+  }
+  return note;
+}
+
 Json fit_json(const FitReport& report) {
   const FitResult& fit = report.fit;
   Json json{{"E", fit.law.E},
@@ -97,13 +106,13 @@ std::string fit_text(const FitReport& report) {
     // No start was run: there is no point to show, only why the data cannot give one.
     out << "STATUS: " << to_string(fit.status) << ": " << fit.message << "\n"
         << "No law fitted: add runs at more model sizes and token counts (docs/fitting.md).\n";
-    std::string runs_note = std::to_string(report.runs_read) + " read from " + report.file;
+    std::string note = std::to_string(report.runs_read) + " read from " + report.file;
     if (report.runs_dropped > 0) {
-      runs_note += ", the " + std::to_string(report.runs_dropped) +
-                   " of highest loss dropped (--drop-highest-loss)";
+      note += ", the " + std::to_string(report.runs_dropped) +
+              " of highest loss dropped (--drop-highest-loss)";
     }
     Table summary;
-    summary.row("runs", std::to_string(fit.runs), runs_note);
+    summary.row("runs", std::to_string(fit.runs), note);
     summary.print(out);
     return out.str();
   }
@@ -132,12 +141,7 @@ std::string fit_text(const FitReport& report) {
   coefficients.print(out);
 
   Table summary;
-  std::string runs_note = std::to_string(report.runs_read) + " read";
-  if (report.runs_dropped > 0) {
-    runs_note += ", the " + std::to_string(report.runs_dropped) +
-                 " of highest loss dropped (--drop-highest-loss)";
-  }
-  summary.row("runs", std::to_string(fit.runs), runs_note);
+  summary.row("runs", std::to_string(fit.runs), runs_note(report.runs_read, report.runs_dropped));
   summary.row("objective", plain(fit.objective, 8),
               "summed Huber loss (delta " + plain(report.huber_delta) +
                   ") of ln L residuals (Hoffmann et al. 2022, App. D.2)");

@@ -30,6 +30,10 @@ struct FitReport {
 // {standard_error, lower, upper}}, covariance}; law_file when written.
 Json fit_json(const FitReport& report);
 
+// "240 read, the 5 of highest loss dropped (--drop-highest-loss)": the runs row of a fit's
+// table (this fit's and the joint fit's, report/joint_fit_output.hpp).
+std::string runs_note(std::size_t runs_read, std::size_t runs_dropped);
+
 // The status first when not converged, then the coefficients (with standard errors and 10/90%
 // intervals after a bootstrap), what they imply, and how the fit went.
 std::string fit_text(const FitReport& report);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
 #include "scaleopt/scenario/toml_tables.hpp"
 
@@ -59,13 +60,13 @@ LawUncertainty read_uncertainty(const std::string& file, const toml::table& tabl
 FittedRange read_fitted_range(const std::string& file, const toml::table& table,
                               const std::string& key) {
   reject_unknown_keys(file, table, key,
-                      {"min_params", "max_params", "min_tokens", "max_tokens", "source"});
+                      {"min_params", "max_params", "min_tokens", "max_tokens", "min_experts",
+                       "max_experts", "source"});
   FittedRange range;
   const std::pair<const char*, std::optional<double> FittedRange::*> bounds[] = {
-      {"min_params", &FittedRange::min_params},
-      {"max_params", &FittedRange::max_params},
-      {"min_tokens", &FittedRange::min_tokens},
-      {"max_tokens", &FittedRange::max_tokens}};
+      {"min_params", &FittedRange::min_params},   {"max_params", &FittedRange::max_params},
+      {"min_tokens", &FittedRange::min_tokens},   {"max_tokens", &FittedRange::max_tokens},
+      {"min_experts", &FittedRange::min_experts}, {"max_experts", &FittedRange::max_experts}};
   for (const auto& [name, field] : bounds) {
     if (const toml::node* value = table.get(name)) {
       const double v = read_quantity(file, *value, key + "." + name, Unit::count);
@@ -81,6 +82,9 @@ FittedRange read_fitted_range(const std::string& file, const toml::table& table,
   if (range.min_tokens && range.max_tokens && *range.min_tokens > *range.max_tokens) {
     fail_at(file, table, key + ".min_tokens", "must be at most max_tokens");
   }
+  if (range.min_experts && range.max_experts && *range.min_experts > *range.max_experts) {
+    fail_at(file, table, key + ".min_experts", "must be at most max_experts");
+  }
   range.source = "defined in " + file;
   if (const toml::node* source = table.get("source")) {
     range.source = read_string(file, *source, key + ".source");
@@ -88,25 +92,61 @@ FittedRange read_fitted_range(const std::string& file, const toml::table& table,
   return range;
 }
 
-}  // namespace
+// [law.joint]: the coefficients of a joint dense/MoE law other than E (law.E), with the
+// paper's signs, over `base` (a joint preset or file) or all of them without one.
+JointLossLaw read_joint_table(const std::string& file, const toml::table& table,
+                              const std::string& key, const JointLossLaw* base) {
+  reject_unknown_keys(file, table, key,
+                      {"a", "b", "alpha", "beta", "delta", "gamma", "omega", "zeta",
+                       "experts_start", "experts_max", "standard_errors"});
+  JointLossLaw joint = base ? *base : JointLossLaw{};
+  const std::pair<const char*, double JointLossLaw::*> fields[] = {
+      {"a", &JointLossLaw::a},
+      {"b", &JointLossLaw::b},
+      {"alpha", &JointLossLaw::alpha},
+      {"beta", &JointLossLaw::beta},
+      {"delta", &JointLossLaw::delta},
+      {"gamma", &JointLossLaw::gamma},
+      {"omega", &JointLossLaw::omega},
+      {"zeta", &JointLossLaw::zeta},
+      {"experts_start", &JointLossLaw::experts_start},
+      {"experts_max", &JointLossLaw::experts_max}};
+  for (const auto& [name, field] : fields) {
+    const toml::node* value = table.get(name);
+    if (!value) {
+      if (!base) {
+        fail_at(file, table, key,
+                std::string("missing ") + name +
+                    " (give a, b, alpha, beta, delta, gamma, omega, zeta, experts_start and "
+                    "experts_max, or a joint preset)");
+      }
+      continue;
+    }
+    joint.*field = read_quantity(file, *value, key + "." + name, Unit::number);
+  }
+  if (const toml::node* errors = table.get("standard_errors")) {
+    const std::string errors_key = key + ".standard_errors";
+    const toml::table& errors_table = read_table(file, *errors, errors_key);
+    reject_unknown_keys(file, errors_table, errors_key,
+                        std::vector<std::string_view>(kJointCoefficientNames.begin(),
+                                                      kJointCoefficientNames.end()));
+    std::array<double, 9> values{};
+    for (std::size_t i = 0; i < kJointCoefficientNames.size(); ++i) {
+      const std::string name = kJointCoefficientNames[i];
+      const toml::node* value = errors_table.get(name);
+      if (!value) fail_at(file, errors_table, errors_key, "missing " + name);
+      values[i] = read_quantity(file, *value, errors_key + "." + name, Unit::number);
+      if (!(values[i] >= 0.0)) fail_at(file, *value, errors_key + "." + name, "must be >= 0");
+    }
+    joint.standard_errors = values;
+  }
+  return joint;
+}
 
-LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key,
-                       const LossLaw* base, std::string_view base_name) {
-  std::vector<std::string_view> known{"preset",
-                                      "name",
-                                      "source",
-                                      "E",
-                                      "A",
-                                      "B",
-                                      "alpha",
-                                      "beta",
-                                      "uncertainty",
-                                      "fitted_range",
-                                      "repeat_decay_tokens",
-                                      "repeat_decay_params"};
-  // `file` names the law's file; the caller has read it into `base` (scenario_law below).
-  if (base && table.get("file")) known.push_back("file");
-  reject_unknown_keys(file, table, key, known);
+// The [law] table of a law of N and D alone (Hoffmann et al.'s form).
+LossLaw read_chinchilla_law_table(const std::string& file, const toml::table& table,
+                                  const std::string& key, const LossLaw* base,
+                                  std::string_view base_name) {
   LossLaw law;
   bool from_preset = false;
   if (base) {
@@ -159,6 +199,143 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
   if (const toml::node* source = table.get("source")) {
     law.source = read_string(file, *source, key + ".source");
   }
+  if (const toml::node* uncertainty = table.get("uncertainty")) {
+    law.uncertainty = read_uncertainty(file, read_table(file, *uncertainty, key + ".uncertainty"),
+                                       key + ".uncertainty");
+  }
+  if (const toml::node* range = table.get("fitted_range")) {
+    law.fitted_range = read_fitted_range(file, read_table(file, *range, key + ".fitted_range"),
+                                         key + ".fitted_range");
+  }
+  return law;
+}
+
+// The [law] table of a joint dense/MoE law: `joint` (a joint preset, the joint law of a file's
+// law, or empty) and [law.joint] over it, then law.E, the name, the source, the range, and
+// law.experts, at which the law is evaluated (costmodel/joint_loss_law.hpp, law_at_experts).
+LossLaw read_joint_law_table(const std::string& file, const toml::table& table,
+                             const std::string& key, std::optional<JointLossLaw> joint,
+                             std::optional<double> base_experts, std::string_view base_name) {
+  for (const char* name : {"A", "B", "alpha", "beta", "uncertainty"}) {
+    if (const toml::node* value = table.get(name)) {
+      fail_at(file, *value, key + "." + name,
+              "not with a joint law: its coefficients are in [" + key +
+                  ".joint] (standard errors in " + key + ".joint.standard_errors)");
+    }
+  }
+  const bool from_base = joint.has_value();
+  bool overridden = false;
+  if (const toml::node* node = table.get("joint")) {
+    const JointLossLaw read = read_joint_table(file, read_table(file, *node, key + ".joint"),
+                                               key + ".joint", joint ? &*joint : nullptr);
+    overridden = from_base;
+    joint = read;
+  }
+  if (const toml::node* value = table.get("E")) {
+    const double v = read_quantity(file, *value, key + ".E", Unit::number);
+    if (!(v > 0.0)) fail_at(file, *value, key + ".E", "must be positive");
+    joint->E = v;
+    overridden = overridden || from_base;
+  } else if (!from_base) {
+    fail_at(file, table, key, "missing E (the irreducible loss of the joint law)");
+  }
+  if (!from_base) {
+    joint->name = "custom-joint";
+    joint->source = "coefficients from " + file;
+    joint->fitted_range.reset();
+  } else if (overridden) {
+    joint->source = "coefficients from " + file + " over " + std::string(base_name);
+    joint->name = "custom-joint";
+    joint->fitted_range.reset();  // other coefficients are another law (as for a preset)
+  }
+  if (const toml::node* name = table.get("name"))
+    joint->name = read_string(file, *name, key + ".name");
+  if (const toml::node* source = table.get("source")) {
+    joint->source = read_string(file, *source, key + ".source");
+  }
+  if (const toml::node* range = table.get("fitted_range")) {
+    joint->fitted_range = read_fitted_range(file, read_table(file, *range, key + ".fitted_range"),
+                                            key + ".fitted_range");
+  }
+  joint->validate(key);
+  std::optional<double> experts = base_experts;
+  const toml::node* experts_node = table.get("experts");
+  if (experts_node) {
+    experts = read_quantity(file, *experts_node, key + ".experts", Unit::number);
+    if (!(*experts >= 1.0)) {
+      std::ostringstream message;
+      message << "must be at least 1 (1 = dense), got " << *experts;
+      fail_at(file, *experts_node, key + ".experts", message.str());
+    }
+  }
+  LossLaw law;
+  try {
+    // Without law.experts the law is evaluated dense (E = 1), and `experts` stays absent so
+    // that the scenario may take the count from its architecture (scenario_loader.cpp).
+    law = law_at_experts(*joint, experts.value_or(1.0), key + ".experts");
+  } catch (const InputError& e) {
+    if (experts_node) fail_at(file, *experts_node, key + ".experts", e.what());
+    fail_at(file, table, key, e.what());
+  }
+  if (!experts) law.experts.reset();
+  return law;
+}
+
+}  // namespace
+
+LossLaw read_law_table(const std::string& file, const toml::table& table, const std::string& key,
+                       const LossLaw* base, std::string_view base_name) {
+  std::vector<std::string_view> known{"preset",
+                                      "name",
+                                      "source",
+                                      "E",
+                                      "A",
+                                      "B",
+                                      "alpha",
+                                      "beta",
+                                      "uncertainty",
+                                      "fitted_range",
+                                      "repeat_decay_tokens",
+                                      "repeat_decay_params",
+                                      "experts",
+                                      "joint"};
+  // `file` names the law's file; the caller has read it into `base` (scenario_law below).
+  if (base && table.get("file")) known.push_back("file");
+  reject_unknown_keys(file, table, key, known);
+  // A joint dense/MoE law: a joint preset, a file's joint law, or a [law.joint] table.
+  std::optional<JointLossLaw> joint;
+  std::optional<double> base_experts;
+  std::string joint_base_name(base_name);
+  const toml::node* preset = table.get("preset");
+  if (base && preset) {
+    fail_at(file, *preset, key + ".preset",
+            "not with a law read from " + std::string(base_name) + " (give one of them)");
+  }
+  if (base && base->joint) {
+    joint = *base->joint;
+    base_experts = base->experts;
+  } else if (preset) {
+    const std::string name = read_string(file, *preset, key + ".preset");
+    joint = find_joint_loss_law_preset(name);
+    joint_base_name = "preset " + name;
+  }
+  LossLaw law;
+  if (joint || table.get("joint")) {
+    if (!joint && (base || preset)) {
+      fail_at(file, *table.get("joint"), key + ".joint",
+              "not over a law of N and D alone (" +
+                  (base ? std::string(base_name) : "preset " + read_string(file, *preset, key)) +
+                  ")");
+    }
+    law = read_joint_law_table(file, table, key, joint, base_experts, joint_base_name);
+  } else {
+    if (const toml::node* experts = table.get("experts")) {
+      fail_at(file, *experts, key + ".experts",
+              "only for a joint dense/MoE law (preset ludziejewski2025 or a [" + key +
+                  ".joint] table)");
+    }
+    law = read_chinchilla_law_table(file, table, key, base, base_name);
+  }
   // The decay of repeated data: any law may carry it (the paper's constants otherwise), and it
   // does not change the law's name, since without a limit on unique tokens it changes nothing.
   const std::pair<const char*, double LossLaw::*> decays[] = {
@@ -172,14 +349,6 @@ LossLaw read_law_table(const std::string& file, const toml::table& table, const 
       }
       law.*field = v;
     }
-  }
-  if (const toml::node* uncertainty = table.get("uncertainty")) {
-    law.uncertainty = read_uncertainty(file, read_table(file, *uncertainty, key + ".uncertainty"),
-                                       key + ".uncertainty");
-  }
-  if (const toml::node* range = table.get("fitted_range")) {
-    law.fitted_range = read_fitted_range(file, read_table(file, *range, key + ".fitted_range"),
-                                         key + ".fitted_range");
   }
   law.validate(key);
   return law;
@@ -239,20 +408,48 @@ std::string law_to_toml(const LossLaw& law) {
     return s.str();
   };
   out << "[law]\n";
-  out << "name = " << quoted(law.name) << "\n";
-  out << "source = " << quoted(law.source) << "\n";
-  out << "E = " << law.E << "\nA = " << law.A << "\nB = " << law.B << "\nalpha = " << law.alpha
-      << "\nbeta = " << law.beta << "\n";
-  if (law.fitted_range) {
-    const FittedRange& range = *law.fitted_range;
+  if (law.joint) {
+    // A joint law is written as itself: its [law.joint] coefficients and the experts it is
+    // evaluated at, not the Chinchilla law it reduces to there.
+    const JointLossLaw& joint = *law.joint;
+    out << "name = " << quoted(joint.name) << "\n";
+    out << "source = " << quoted(joint.source) << "\n";
+    out << "E = " << joint.E << "\n";
+    if (law.experts) out << "experts = " << *law.experts << "\n";
+    out << "\n[law.joint]\n";
+    const std::array<double, 9> values = joint.coefficients();
+    for (std::size_t i = 1; i < values.size(); ++i) {
+      out << kJointCoefficientNames[i] << " = " << values[i] << "\n";
+    }
+    out << "experts_start = " << joint.experts_start << "\nexperts_max = " << joint.experts_max
+        << "\n";
+    if (joint.standard_errors) {
+      out << "standard_errors = { ";
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        out << (i ? ", " : "") << kJointCoefficientNames[i] << " = " << (*joint.standard_errors)[i];
+      }
+      out << " }\n";
+    }
+  } else {
+    out << "name = " << quoted(law.name) << "\n";
+    out << "source = " << quoted(law.source) << "\n";
+    out << "E = " << law.E << "\nA = " << law.A << "\nB = " << law.B << "\nalpha = " << law.alpha
+        << "\nbeta = " << law.beta << "\n";
+  }
+  const std::optional<FittedRange>& fitted_range =
+      law.joint ? law.joint->fitted_range : law.fitted_range;
+  if (fitted_range) {
+    const FittedRange& range = *fitted_range;
     out << "\n[law.fitted_range]\n";
     if (range.min_params) out << "min_params = " << *range.min_params << "\n";
     if (range.max_params) out << "max_params = " << *range.max_params << "\n";
     if (range.min_tokens) out << "min_tokens = " << *range.min_tokens << "\n";
     if (range.max_tokens) out << "max_tokens = " << *range.max_tokens << "\n";
+    if (range.min_experts) out << "min_experts = " << *range.min_experts << "\n";
+    if (range.max_experts) out << "max_experts = " << *range.max_experts << "\n";
     out << "source = " << quoted(range.source) << "\n";
   }
-  if (law.uncertainty) {
+  if (law.uncertainty && !law.joint) {
     out << "\n[law.uncertainty]\nstandard_errors = { ";
     for (std::size_t i = 0; i < 5; ++i) {
       out << (i ? ", " : "") << kLawCoefficientNames[i] << " = "

@@ -17,7 +17,9 @@ namespace {
 
 // Cells may be quoted ("1,000" is one cell); spaces and tabs around a cell are trimmed;
 // blank lines are skipped (counted in line numbers all the same).
-using Reader = io::CSVReader<3, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+// Three columns (N, D or C, L), or four with the experts of a joint fit.
+template <unsigned Columns>
+using Reader = io::CSVReader<Columns, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
                              io::throw_on_overflow, io::empty_line_comment>;
 
 struct Column {
@@ -83,38 +85,72 @@ void RunsCsvColumns::validate() const {
   if (data == loss) {
     throw InputError(std::string(data_flag) + ": same column as loss_col ('" + data + "')");
   }
+  if (!experts.empty()) {
+    for (const auto& [other, flag] : {std::pair{&params, "params_col"}, std::pair{&data, data_flag},
+                                      std::pair{&loss, "loss_col"}}) {
+      if (experts == *other) {
+        throw InputError("experts_col: same column as " + std::string(flag) + " ('" + experts +
+                         "')");
+      }
+    }
+  }
 }
 
 namespace {
 
-// The rows of the CSV behind `open()` (which makes the reader: from a file or from memory),
-// with every parser error reworded under `name`.
-template <class OpenReader>
-RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, OpenReader open) {
+// The rows of the CSV text [begin, end), with every parser error reworded under `name`.
+template <unsigned Count>
+RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, const char* begin,
+                  const char* end) {
   columns.validate();
   const bool from_flops = columns.tokens.empty();
-  const Column wanted[3] = {{&columns.params, "params_col", Unit::count},
+  const Column wanted[4] = {{&columns.params, "params_col", Unit::count},
                             {from_flops ? &columns.flops : &columns.tokens,
                              from_flops ? "flops_col" : "tokens_col", Unit::count},
-                            {&columns.loss, "loss_col", Unit::number}};
+                            {&columns.loss, "loss_col", Unit::number},
+                            {&columns.experts, "experts_col", Unit::number}};
   RunsCsv result;
   try {
-    const std::unique_ptr<Reader> reader = open();
-    reader->read_header(io::ignore_extra_column, columns.params,
-                        from_flops ? columns.flops : columns.tokens, columns.loss);
-    char* cells[3] = {nullptr, nullptr, nullptr};
-    while (reader->read_row(cells[0], cells[1], cells[2])) {
-      const int line = static_cast<int>(reader->get_file_line());
+    Reader<Count> reader(name, begin, end);
+    char* cells[4] = {nullptr, nullptr, nullptr, nullptr};
+    if constexpr (Count == 4) {
+      reader.read_header(io::ignore_extra_column, columns.params,
+                         from_flops ? columns.flops : columns.tokens, columns.loss,
+                         columns.experts);
+    } else {
+      reader.read_header(io::ignore_extra_column, columns.params,
+                         from_flops ? columns.flops : columns.tokens, columns.loss);
+    }
+    const auto next_row = [&] {
+      if constexpr (Count == 4) {
+        return reader.read_row(cells[0], cells[1], cells[2], cells[3]);
+      } else {
+        return reader.read_row(cells[0], cells[1], cells[2]);
+      }
+    };
+    while (next_row()) {
+      const int line = static_cast<int>(reader.get_file_line());
       const double params = read_cell(name, line, wanted[0], cells[0]);
       const double data = read_cell(name, line, wanted[1], cells[1]);
       const double loss = read_cell(name, line, wanted[2], cells[2]);
+      double experts = 1.0;
+      if constexpr (Count == 4) {
+        experts = read_cell(name, line, wanted[3], cells[3]);
+        // The joint law's E counts experts, 1 for a dense model (costmodel/joint_loss_law.hpp).
+        if (experts < 1.0) {
+          std::ostringstream message;
+          message << "column " << quoted_input(columns.experts)
+                  << " (experts_col): must be at least 1 (1 = dense), got " << experts;
+          fail(name, line, message.str());
+        }
+      }
       std::string problem;
       const double tokens = tokens_of(params, data, from_flops, problem);
       if (!problem.empty()) fail(name, line, problem);
-      result.runs.push_back({params, tokens, loss});
+      result.runs.push_back({params, tokens, loss, experts});
       result.last_line = line;
     }
-    result.last_line = std::max(result.last_line, static_cast<int>(reader->get_file_line()));
+    result.last_line = std::max(result.last_line, static_cast<int>(reader.get_file_line()));
   } catch (const io::error::base& error) {
     rethrow_csv_error(name, error, [&](const std::string& column) {
       for (const Column& c : wanted) {
@@ -183,8 +219,8 @@ RunsCsv read_runs_csv_text(std::string_view text, const std::string& name,
                            const RunsCsvColumns& columns) {
   // An empty view may hold a null pointer, which the parser would pass to memcpy.
   const char* begin = text.empty() ? "" : text.data();
-  return read_runs(name, columns,
-                   [&] { return std::make_unique<Reader>(name, begin, begin + text.size()); });
+  if (!columns.experts.empty()) return read_runs<4>(name, columns, begin, begin + text.size());
+  return read_runs<3>(name, columns, begin, begin + text.size());
 }
 
 }  // namespace scaleopt

@@ -21,6 +21,9 @@ struct RunsCsvColumns {
   std::string tokens;  // D
   std::string flops;   // C
   std::string loss;    // L
+  // The experts of each run (the joint law's E, 1 = dense), for `fit --experts-col`; empty:
+  // none read, every run counts as dense.
+  std::string experts = {};
 
   // Throws InputError when a name is missing, both or neither of tokens/flops are given, or
   // two flags name the same column.

@@ -114,7 +114,13 @@ std::vector<ScenarioKey> make_keys() {
               "Loss-law preset: hoffmann2022, hoffmann2022-a3, sardana2024, epoch2024 or "
               "muennighoff2023; the "
               "coefficients below "
-              "override it (without a preset or a file all five are required)"),
+              "override it (without a preset or a file all five are required); or the joint "
+              "dense/MoE law ludziejewski2025 (with law.experts; its coefficients are in "
+              "[law.joint], docs/model.md)"),
+      law_key("law.experts", KeyKind::number,
+              "the architecture's routed experts / experts per token, else 1",
+              "A joint dense/MoE law only: the experts (Ludziejewski et al.'s E, 1 = dense) at "
+              "which it is evaluated"),
       law_key("law.file", KeyKind::text, "none",
               "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "
               "relative to the scenario's directory; the coefficients here override it, as a "

@@ -5,6 +5,7 @@
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/shipped_formats.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/input_file.hpp"
@@ -318,6 +319,27 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
         scenario.assumptions.push_back("inference.kv_precision = " + shipped.kv);
       }
     }
+  }
+  if (scenario.law && scenario.law->joint && !scenario.law->experts) {
+    // A joint dense/MoE law without law.experts is evaluated at the architecture's expansion,
+    // routed experts over the experts each token uses (the paper's E counts top-1 experts as
+    // large as the dense FFN: docs/model.md, Joint law); 1 (dense) without experts.
+    const Architecture& architecture = scenario.architecture;
+    const bool moe = architecture.has_experts() && architecture.experts_per_token > 0.0;
+    const double experts = moe ? architecture.routed_experts / architecture.experts_per_token : 1.0;
+    LossLaw law = law_at_experts(*scenario.law->joint, experts, "law.experts");
+    law.repeat_decay_tokens = scenario.law->repeat_decay_tokens;
+    law.repeat_decay_params = scenario.law->repeat_decay_params;
+    scenario.law = law;
+    std::ostringstream assumption;
+    assumption << "law.experts = " << experts;
+    if (moe) {
+      assumption << " (the architecture's " << architecture.routed_experts << " routed / "
+                 << architecture.experts_per_token << " per token)";
+    } else {
+      assumption << " (dense)";
+    }
+    scenario.assumptions.push_back(assumption.str());
   }
   const bool priced_problem =
       scenario.problem_given && scenario.problem.kind != ProblemKind::min_lifetime_flops;

@@ -76,7 +76,7 @@ TEST_CASE("bad [law] tables name the file, line and key", "[law_file]") {
   CHECK(law_error("[law]\npreset = \"epoch2024\"\nalpah = 0.3\n") ==
         "test.toml:3: law.alpah: unknown key (did you mean 'alpha'?); known keys: preset, name, "
         "source, E, A, B, alpha, beta, uncertainty, fitted_range, repeat_decay_tokens, "
-        "repeat_decay_params");
+        "repeat_decay_params, experts, joint");
   CHECK_THAT(law_error("[law]\npreset = \"epoch2024\"\nalpha = -0.3\n"),
              Catch::StartsWith("test.toml:3: law.alpha: must be positive"));
   CHECK_THAT(law_error("[law]\npreset = \"gpt\"\n"),

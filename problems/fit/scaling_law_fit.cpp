@@ -325,17 +325,7 @@ FitResult fit_scaling_law(std::span<const TrainingRun> runs, const FitOptions& o
     fit = fit_scaling_law(problem, options.starts, options);
   }
   // The runs' extremes: answers of the fitted law say when they lie outside them.
-  FittedRange range;
-  range.min_params = range.max_params = runs.front().params;
-  range.min_tokens = range.max_tokens = runs.front().tokens;
-  for (const TrainingRun& run : runs) {
-    range.min_params = std::min(*range.min_params, run.params);
-    range.max_params = std::max(*range.max_params, run.params);
-    range.min_tokens = std::min(*range.min_tokens, run.tokens);
-    range.max_tokens = std::max(*range.max_tokens, run.tokens);
-  }
-  range.source = "the " + std::to_string(runs.size()) + " runs of this fit";
-  fit.law.fitted_range = range;
+  fit.law.fitted_range = fitted_range_of(runs, false);
   return fit;
 }
 
