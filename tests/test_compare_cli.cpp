@@ -2,6 +2,9 @@
 // ratios against hand arithmetic on them.
 
 #include <catch2/catch.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
@@ -77,6 +80,19 @@ TEST_CASE("compare --json: both answers as solve gives them, the figures and the
   CHECK(figure(answer, "pretrain_tokens")["differs"] == true);
 }
 
+namespace {
+
+bool has_line_matching(const std::string& text, const std::string& pattern) {
+  const std::regex line_pattern(pattern);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_match(line, line_pattern)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 TEST_CASE("compare prints the lines beside each other and marks those that differ", "[compare]") {
   const CliRun run =
       run_cli({"compare", example("frontier_100x.toml"), example("frontier_derived.toml")});
@@ -85,9 +101,11 @@ TEST_CASE("compare prints the lines beside each other and marks those that diffe
   CHECK_THAT(out, Catch::Contains("A: heuristic") && Catch::Contains("B: heuristic") &&
                       Catch::Contains("A: optimum"));
   // Each line of solve's table, A's value then B's; '*' where they differ.
-  CHECK_THAT(out, Catch::Matches("[\\s\\S]*\\n  \\*  over Chinchilla +131\\.5x \\(rule: 2T\\) +"
-                                 "17\\.52x \\(rule: 2T\\)\\n[\\s\\S]*"));
-  CHECK_THAT(out, Catch::Matches("[\\s\\S]*\\n     params \\(active\\) +100B +100B\\n[\\s\\S]*"));
+  // Line by line: one regex over the whole output recurses once per character in libstdc++'s
+  // executor and overflowed the stack under ASan once the table grew.
+  CHECK(has_line_matching(out, "  \\*  over Chinchilla +131\\.5x \\(rule: 2T\\) +"
+                               "17\\.52x \\(rule: 2T\\)"));
+  CHECK(has_line_matching(out, "     params \\(active\\) +100B +100B"));
   CHECK_THAT(out, Catch::Contains("inference priced by"));
 
   // A scenario beside itself (after the same --set): nothing marked.
