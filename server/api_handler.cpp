@@ -19,6 +19,7 @@
 #include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/server/bundled_examples.hpp"
+#include "scaleopt/server/input_catalog.hpp"
 #include "scaleopt/solver/stop.hpp"
 
 namespace scaleopt::server {
@@ -264,26 +265,74 @@ std::string examples(const std::optional<ServedScenario>& served) {
       {{"examples", std::move(names)}, {"served", served ? Json(served->file) : Json(nullptr)}}));
 }
 
+std::string inputs(const Json& request, const std::optional<ServedScenario>& served) {
+  reject_unknown_keys(request, {"example", "scenario", "set"});
+  return dump(inputs_json(request_scenario(request, served)));
+}
+
+// GET /api/example?name=NAME: a bundled example's TOML, found by its name (never a path).
+std::string example_text(const QueryParameters& query) {
+  const std::string* name = nullptr;
+  for (const auto& [key, value] : query) {
+    if (key != "name") {
+      throw InputError("GET /api/example: unknown parameter " + quoted_input(key) +
+                       " (expected name)");
+    }
+    if (name) throw InputError("GET /api/example: name given more than once");
+    name = &value;
+  }
+  if (!name) throw InputError("GET /api/example: give ?name=NAME (GET /api/examples lists them)");
+  const BundledExample& found = find_example(*name);
+  return dump(report::json_document(
+      {{"name", found.name}, {"file", example_file_name(found.name)}, {"text", found.text}}));
+}
+
+// A GET that takes no parameters refuses any, rather than ignoring a misspelt one.
+void reject_query(std::string_view path, const QueryParameters& query) {
+  if (!query.empty()) {
+    throw InputError("GET " + std::string(path) + ": takes no parameters (got " +
+                     quoted_input(query.front().first) + ")");
+  }
+}
+
 }  // namespace
 
 Api::Api(ServeOptions options, std::optional<ServedScenario> served)
     : options_(std::move(options)), served_(std::move(served)) {}
 
-ApiAnswer Api::handle(std::string_view method, std::string_view path, std::string_view body) const {
+ApiAnswer Api::handle(std::string_view method, std::string_view path, std::string_view body,
+                      const QueryParameters& query) const {
   const bool post = method == "POST";
   try {
+    for (std::string_view get : {"/api/examples", "/api/example", "/api/served", "/api/keys"}) {
+      if (path == get && method != "GET") {
+        return refuse(405, "GET " + std::string(path) + ": the method must be GET");
+      }
+    }
     if (path == "/api/examples") {
-      if (method != "GET") return refuse(405, "GET /api/examples: the method must be GET");
+      reject_query(path, query);
       return {200, examples(served_)};
     }
-    if (path == "/api/solve" || path == "/api/sweep") {
+    if (path == "/api/example") return {200, example_text(query)};
+    if (path == "/api/keys") {
+      reject_query(path, query);
+      return {200, dump(keys_json())};
+    }
+    if (path == "/api/served") {
+      reject_query(path, query);
+      if (!served_) return refuse(404, "GET /api/served: serve was given no scenario file");
+      return {200, dump(report::json_document({{"file", served_->file}, {"text", served_->text}}))};
+    }
+    if (path == "/api/solve" || path == "/api/sweep" || path == "/api/inputs") {
       if (!post) return refuse(405, std::string(path) + ": the method must be POST");
       const Json request = parse_body(body);
+      if (path == "/api/inputs") return {200, inputs(request, served_)};
       return {200, path == "/api/solve" ? solve(request, *this, served_)
                                         : sweep(request, *this, served_)};
     }
     return refuse(404, "no such API: " + quoted_input(path) +
-                           " (GET /api/examples, POST /api/solve, POST /api/sweep)");
+                           " (GET /api/examples, /api/example?name=, /api/served, /api/keys; "
+                           "POST /api/solve, /api/sweep, /api/inputs)");
   } catch (const InputError& e) {
     return refuse(400, e.what());
   } catch (const Interrupted&) {
