@@ -15,7 +15,7 @@ namespace scaleopt::server {
 using report::Json;
 namespace {
 
-// The unit's name as the page labels it and as unit_name's readers (the page's formatter) key.
+// The unit's name: the page's label, and the key its formatter (server/page/page.js) switches on.
 std::string_view unit_name(Unit unit) {
   switch (unit) {
     case Unit::number:
@@ -156,10 +156,12 @@ Json inputs_json(const Scenario& scenario) {
       json["assumed"] = key->assumed && !given(scenario, input.path);
       json["range"] = range_json(key->range);
     } else {
-      // A chip field: the catalog's value, or the file's [hardware.<id>] table.
+      // A chip field: the catalog's value, or the file's [hardware.<id>] table's. Not a registry
+      // key with an assumed default: a catalog price the answer rests on is among the
+      // scenario's assumptions ("training.usd_per_chip_hour = ... catalog price"), listed below.
       const std::string_view field = std::string_view(input.path).substr(input.path.rfind('.') + 1);
       const HardwareField* chip_field = find_hardware_field(field);
-      json["default"] = "the catalog's";
+      json["default"] = "the chip's (catalog or [hardware.<id>])";
       json["given"] = false;
       json["assumed"] = false;
       json["range"] = range_json(chip_field ? chip_field->range : Range{});

@@ -208,7 +208,7 @@ def main():
         # The time from a move to its redrawn chart, in the browser: 20 moves, one at a time.
         driver.execute_script("window.scaleopt.state.redraws.length = 0")
         for i in range(20):
-            move(driver, slider, Keys.ARROW_LEFT if i % 2 else Keys.PAGE_UP)
+            move(driver, slider, Keys.PAGE_DOWN if i % 2 else Keys.PAGE_UP)
         redraws = driver.execute_script("return window.scaleopt.state.redraws")
         assert len(redraws) >= 20, redraws
         print(f"slider move to redrawn chart (solve + 200-point sweep + draw), 20 moves: "
