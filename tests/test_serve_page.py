@@ -8,7 +8,7 @@ chromium-driver and python3-selenium) on its page:
     here from the value the slider set (Python's repr, its own shortest round-trip text);
   - the command line the page offers to copy, run with --json added, answers the same numbers;
     the scenario the page downloads (TOML) answers them too;
-  - a chip chosen in a menu: the same comparison;
+  - a chip chosen in a menu, a key the file does not give moved: the same comparisons;
   - a bad value typed next to a control shows the API's one-line message there, which is the
     command line's (`scaleopt: error: --set: ...` where the API says `set: ...`);
   - the page fetched nothing from another origin and logged no error (its
@@ -204,6 +204,13 @@ def main():
         wait_idle(driver, before)
         slider = driver.find_element(By.CSS_SELECTOR, f'input[type=range][data-path="{DEMAND}"]')
         check_against_cli(exe, source, driver, "b200 chosen")
+        # A key the file does not give (training.goodput, an assumed default): the downloaded
+        # TOML adds it under [training], beside the chip's line replaced in [inference].
+        goodput = driver.find_element(By.CSS_SELECTOR,
+                                      'input[type=range][data-path="training.goodput"]')
+        move(driver, goodput, Keys.ARROW_LEFT)
+        answer = check_against_cli(exe, source, driver, "goodput lowered")
+        check_download(exe, source, driver, downloads, answer)
 
         # The time from a move to its redrawn chart, in the browser: 20 moves, one at a time.
         driver.execute_script("window.scaleopt.state.redraws.length = 0")
