@@ -422,12 +422,21 @@ function clearErrors() {
   document.getElementById("chart-error").hidden = true;
 }
 
-// The API's one-line message (the command line's) next to the control that was changed last,
-// or above the answer when no control was.
+// The control a message is about: the override it names ("set: inference.rate: cannot read
+// ..."), else the one changed last.
+function errorPath(message) {
+  for (const path of state.set.keys()) {
+    if (message.includes(" " + path + ":") || message.includes(" " + path + " ")) return path;
+  }
+  return state.lastChanged;
+}
+
+// The API's one-line message (the command line's) next to the control it is about, or above
+// the answer when it is about none (a scenario that asks solve nothing).
 function showError(error) {
   const message = error.message || String(error);
-  const target = state.lastChanged &&
-      document.querySelector('[data-error-for="' + CSS.escape(state.lastChanged) + '"]');
+  const path = errorPath(message);
+  const target = path && document.querySelector('[data-error-for="' + CSS.escape(path) + '"]');
   if (target) {
     target.textContent = message;
     target.closest(".control").classList.add("invalid");
