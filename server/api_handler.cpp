@@ -1,5 +1,6 @@
 #include "scaleopt/server/api_handler.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <new>
@@ -200,9 +201,32 @@ std::vector<std::string> vary_arguments(const Json& request) {
   return arguments;
 }
 
+// "columns": [NAME, ...], the answer columns a sweep's rows give (all without it); each must be
+// one of this sweep's, so that a misspelt name is refused rather than missing from every row.
+std::vector<std::string> wanted_columns(const Json& request, const AnswerLayout& layout) {
+  std::vector<std::string> wanted;
+  const auto found = request.find("columns");
+  if (found == request.end()) return wanted;
+  if (!found->is_array() || found->empty()) {
+    throw InputError("columns: expected a non-empty list of column names, e.g. [\"params\"]");
+  }
+  const std::vector<std::string> known = summary_columns(layout);
+  for (const Json& item : *found) {
+    if (!item.is_string()) throw InputError("columns: expected a list of strings");
+    const std::string name = item.get<std::string>();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      throw InputError("columns: " + quoted_input(name) +
+                       " is not a column of this sweep (its columns are the sweep CSV's: " +
+                       known.front() + ", ... " + known.back() + ")");
+    }
+    wanted.push_back(name);
+  }
+  return wanted;
+}
+
 std::string sweep(const Json& request, const Api& api,
                   const std::optional<ServedScenario>& served) {
-  reject_unknown_keys(request, {"example", "scenario", "set", "vary"});
+  reject_unknown_keys(request, {"example", "scenario", "set", "vary", "columns"});
   const std::vector<std::string> arguments = vary_arguments(request);
   const Scenario scenario = request_scenario(request, served);
   // A [law] and a [problem], as `scaleopt sweep` asks, its message naming the scenario as the
@@ -237,6 +261,7 @@ std::string sweep(const Json& request, const Api& api,
   options.threads = 1;  // each request on its own worker: requests share the cores
   options.solver.stop = deadline_check(api.options().time_limit);
   const SweepRunner runner(scenario, grid, options);
+  const std::vector<std::string> wanted = wanted_columns(request, runner.layout());
   std::vector<std::size_t> indices(grid.size());
   std::iota(indices.begin(), indices.end(), std::size_t{0});
   std::vector<SweepPoint> answers;
@@ -250,12 +275,16 @@ std::string sweep(const Json& request, const Api& api,
   if (answers.size() != grid.size()) throw Interrupted();
   Json columns = Json::array({"point", "points"});
   for (const SweepAxis& axis : grid.axes()) columns.push_back(axis.input.path());
-  for (const std::string& column : summary_columns(runner.layout())) columns.push_back(column);
+  for (const std::string& column : summary_columns(runner.layout())) {
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), column) != wanted.end()) {
+      columns.push_back(column);
+    }
+  }
   return dump(
       report::json_document({{"scenario", scenario.file},
                              {"columns", std::move(columns)},
                              {"rows", report::sweep_rows_json(grid, runner.layout(), answers,
-                                                              options.solver.algorithm)}}));
+                                                              options.solver.algorithm, wanted)}}));
 }
 
 std::string examples(const std::optional<ServedScenario>& served) {

@@ -415,3 +415,46 @@ TEST_CASE("serve: /api/inputs gives a scenario's inputs with their values", "[se
         api_error(api_post(api, "/api/solve",
                            {{"example", "frontier_100x"}, {"set", {{"inference.rate", "x"}}}})));
 }
+
+TEST_CASE("serve: /api/sweep gives only the columns asked for", "[serve]") {
+  const Api api{ServeOptions{}};
+  const json all = api_json(api_post(
+      api, "/api/sweep",
+      {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}}));
+  // Asked in another order than the CSV's: given in the CSV's.
+  const ApiAnswer answer = api_post(api, "/api/sweep",
+                                    {{"example", "sardana_cost"},
+                                     {"vary", "inference.requests=1e9..1e11:log:3"},
+                                     {"columns", {"pretrain_tokens", "params"}}});
+  REQUIRE(answer.status == 200);
+  const json j = api_json(answer);
+  CHECK(j.at("columns") ==
+        json({"point", "points", "inference.requests", "params", "pretrain_tokens"}));
+  REQUIRE(j.at("rows").size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& row = j.at("rows")[i];
+    CHECK(row.size() == 5);
+    // The same points as the full answer's: the filter drops keys, it computes nothing.
+    for (const char* key : {"point", "inference.requests", "params", "pretrain_tokens"}) {
+      CHECK(row.at(key) == all.at("rows")[i].at(key));
+    }
+  }
+  // The middle point is the published optimum (Sardana et al. 2024, N = 2.053e10).
+  CHECK(j.at("rows")[1].at("params").get<double>() == Approx(2.053e10).epsilon(5e-4));
+
+  const auto refused = [&](const json& columns, const std::string& says) {
+    const ApiAnswer bad = api_post(api, "/api/sweep",
+                                   {{"example", "sardana_cost"},
+                                    {"vary", "inference.requests=1e9..1e11:log:3"},
+                                    {"columns", columns}});
+    CHECK(bad.status == 400);
+    INFO(api_error(bad));
+    CHECK(api_error(bad).find(says) != std::string::npos);
+  };
+  refused({"parms"}, "'parms' is not a column of this sweep");
+  // optimum.* are columns of equal-cost sweeps only.
+  refused({"optimum.params"}, "not a column");
+  refused(json::array(), "non-empty list");
+  refused("params", "non-empty list");
+  refused({1}, "list of strings");
+}
