@@ -25,6 +25,9 @@ const state = {
   redraws: [],         // ms from a move to the frame showing its chart (the browser test reads)
   chart: null,
   sweepColumns: null,  // the columns the scenario's sweeps have (from its first, full one)
+  chartKey: null,      // what the chart's datasets were made for: axis, interval, series
+  chartColumns: [],
+  chartAxis: {unit: "number", log: true},
 };
 
 // ---- numbers as text ---------------------------------------------------------------------
@@ -545,11 +548,15 @@ function makeChart() {
       normalized: true,
       spanGaps: false,
       interaction: {mode: "nearest", intersect: false},
+      // Ticks in the units the inputs show (50M/s, $1B), not as raw digits.
       scales: {
-        x: {type: "logarithmic", title: {display: true, text: ""}},
-        y: {type: "logarithmic", title: {display: true, text: "parameters, tokens"}},
+        x: {type: "logarithmic", title: {display: true, text: ""},
+            ticks: {callback: (value) => tickLabel(Number(value), state.chartAxis.unit, state.chartAxis.log)}},
+        y: {type: "logarithmic", title: {display: true, text: "parameters, tokens"},
+            ticks: {callback: (value) => tickLabel(Number(value), "count", true)}},
         cost: {type: "logarithmic", position: "right", title: {display: true, text: "lifetime cost (USD)"},
-               grid: {drawOnChartArea: false}},
+               grid: {drawOnChartArea: false},
+               ticks: {callback: (value) => tickLabel(Number(value), "USD", true)}},
       },
       plugins: {legend: {position: "bottom"}},
     },
@@ -573,31 +580,35 @@ function tickLabel(value, unit, log) {
   return formatValue(value, unit);
 }
 
+// The datasets are made again only when the axis or the series change; a move replaces their
+// points and redraws ("none": no animation), which keeps Chart.js's work to drawing.
 function drawChart(sweep, answer, path) {
   if (!state.chart) state.chart = makeChart();
   const chart = state.chart;
   const s = state.sliders.get(path);
   const input = state.inputs.find((i) => i.path === path);
-  const datasets = [];
   const current = state.set.has(path) && typeof state.set.get(path) === "number" ? state.set.get(path) : input.value;
-  for (const [column, label, color, axis, dash] of SERIES) {
-    if (!sweep.columns.includes(column)) continue;
-    const data = sweep.rows.map((row) => ({x: row[path], y: row[column] > 0 ? row[column] : null}));
-    datasets.push({label, data, borderColor: color, backgroundColor: color, yAxisID: axis,
-                   borderDash: dash, pointRadius: 0, borderWidth: 2});
+  const shown = SERIES.filter(([column]) => sweep.columns.includes(column));
+  const key = path + " " + s.lo + " " + s.hi + " " + shown.map((series) => series[0]).join(",");
+  if (state.chartKey !== key) {
+    state.chartKey = key;
+    state.chartColumns = shown.map((series) => series[0]);
+    state.chartAxis = {unit: input.unit, log: s.log};
+    chart.data.datasets = shown.map(([, label, color, axis, dash]) => (
+        {label, data: [], borderColor: color, backgroundColor: color, yAxisID: axis,
+         borderDash: dash, pointRadius: 0, borderWidth: 2}));
+    chart.data.datasets.push({label: "this answer", type: "scatter", data: [], yAxisID: "y",
+                              borderColor: "#000", backgroundColor: "#000", pointRadius: 4});
+    chart.options.scales.x.type = s.log ? "logarithmic" : "linear";
+    chart.options.scales.x.title.text = path + (input.unit === "number" ? "" : " (" + input.unit + ")");
   }
-  const at = (value) => ({x: current, y: value});
-  const marks = [at(answer.params), at(answer.pretrain_tokens)];
-  datasets.push({label: "this answer", type: "scatter", data: marks, yAxisID: "y",
-                 borderColor: "#000", backgroundColor: "#000", pointRadius: 4});
-  chart.data.datasets = datasets;
-  // Ticks in the units the inputs show (50M/s, $1B), not as raw digits.
-  chart.options.scales.x.ticks = {callback: (value) => tickLabel(Number(value), input.unit, s.log)};
-  chart.options.scales.y.ticks = {callback: (value) => tickLabel(Number(value), "count", true)};
-  chart.options.scales.cost.ticks = {callback: (value) => tickLabel(Number(value), "USD", true)};
-  chart.options.scales.x.type = s.log ? "logarithmic" : "linear";
-  chart.options.scales.x.title.text = path + (input.unit === "number" ? "" : " (" + input.unit + ")");
-  chart.update();
+  state.chartColumns.forEach((column, i) => {
+    chart.data.datasets[i].data =
+        sweep.rows.map((row) => ({x: row[path], y: row[column] > 0 ? row[column] : null}));
+  });
+  chart.data.datasets[state.chartColumns.length].data =
+      [{x: current, y: answer.params}, {x: current, y: answer.pretrain_tokens}];
+  chart.update("none");
 }
 
 function changed() {
