@@ -109,6 +109,20 @@ bool given(const Scenario& scenario, std::string_view path) {
          scenario.keys_given.end();
 }
 
+// Whether the answer rests on a default of `path` the scenario did not set: one of the lines
+// solve lists under "Assumptions" ("training.goodput = 1", "training.usd_per_chip_hour = $2/h
+// (h100-sxm's catalog price ...)"). Those are the defaults that matter to this question (a
+// serving chip count does not, for a serving cost typed as MFUs), not every assumed default
+// of the registry.
+bool assumed_here(const Scenario& scenario, std::string_view path) {
+  for (const std::string& line : scenario.assumptions) {
+    if (line.starts_with(path) && line.size() > path.size() && line[path.size()] == ' ') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The current choice of a menu: the chip's id, the preset the model or law is (a model or law
 // typed over a preset is another, "custom"), or null when there is none.
 Json current_choice(const Scenario& scenario, std::string_view path) {
@@ -152,18 +166,16 @@ Json inputs_json(const Scenario& scenario) {
     if (const ScenarioKey* key = find_scenario_key(input.path)) {
       json["default"] = key->default_text;
       json["given"] = given(scenario, input.path);
-      // An assumption the answer rests on: a default the registry calls assumed, not given.
-      json["assumed"] = key->assumed && !given(scenario, input.path);
+      json["assumed"] = assumed_here(scenario, input.path);
       json["range"] = range_json(key->range);
     } else {
-      // A chip field: the catalog's value, or the file's [hardware.<id>] table's. Not a registry
-      // key with an assumed default: a catalog price the answer rests on is among the
-      // scenario's assumptions ("training.usd_per_chip_hour = ... catalog price"), listed below.
+      // A chip field: the catalog's value, or the file's [hardware.<id>] table's (a catalog
+      // price the answer rests on is listed as training's or inference's usd_per_chip_hour).
       const std::string_view field = std::string_view(input.path).substr(input.path.rfind('.') + 1);
       const HardwareField* chip_field = find_hardware_field(field);
       json["default"] = "the chip's (catalog or [hardware.<id>])";
       json["given"] = false;
-      json["assumed"] = false;
+      json["assumed"] = assumed_here(scenario, input.path);
       json["range"] = range_json(chip_field ? chip_field->range : Range{});
     }
     json["log_scale"] = log_scale(input.unit);
@@ -177,7 +189,7 @@ Json inputs_json(const Scenario& scenario) {
                      {"value", current_choice(scenario, path)},
                      {"choices", choices(path)},
                      {"default", key ? key->default_text : std::string_view{}},
-                     {"assumed", key && key->assumed && !given(scenario, path)},
+                     {"assumed", assumed_here(scenario, path)},
                      {"doc", key ? key->doc : std::string_view{}}});
   }
   return report::json_document({{"scenario", scenario.file},
