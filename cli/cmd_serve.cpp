@@ -103,6 +103,8 @@ void add_serve_command(CLI::App& app, Action& chosen) {
       ->allow_extra_args(false);
   command->footer(
       "The URL goes to stderr at once (stdout waits for a command's end, which serve has not).\n"
+      "Open it in a browser: the scenario's inputs as sliders and menus, the answer and a chart\n"
+      "of the optimum re-solved as they move, the command line and the TOML to take back.\n"
       "API: GET /api/examples; POST /api/solve {\"example\": NAME, \"set\": {KEY: VALUE}};\n"
       "POST /api/sweep {..., \"vary\": \"PATH=LO..HI:COUNT\"}. Requests must name this server\n"
       "in Host, may not come from another site's page (Origin), and are held to 1 MiB and 10 s.\n"

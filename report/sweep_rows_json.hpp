@@ -7,6 +7,7 @@
 // algorithm columns are the CSV's text.
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "scaleopt/analysis/sweep_grid.hpp"
@@ -17,8 +18,11 @@
 namespace scaleopt::report {
 
 // One object per point, in the order given. `nlopt_algorithm` names the algorithm of answers
-// found by NLopt, as the CSV writer's does.
+// found by NLopt, as the CSV writer's does. `only`: the answer columns to give (each one of
+// summary_columns(layout)), in the CSV's order; empty, all of them. "point", "points" and the
+// varied inputs are always given.
 Json sweep_rows_json(const SweepGrid& grid, const AnswerLayout& layout,
-                     std::span<const SweepPoint> points, std::string_view nlopt_algorithm);
+                     std::span<const SweepPoint> points, std::string_view nlopt_algorithm,
+                     std::span<const std::string> only = {});
 
 }  // namespace scaleopt::report

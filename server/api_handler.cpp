@@ -1,5 +1,6 @@
 #include "scaleopt/server/api_handler.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <new>
@@ -19,6 +20,7 @@
 #include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/scenario.hpp"
 #include "scaleopt/server/bundled_examples.hpp"
+#include "scaleopt/server/input_catalog.hpp"
 #include "scaleopt/solver/stop.hpp"
 
 namespace scaleopt::server {
@@ -199,9 +201,32 @@ std::vector<std::string> vary_arguments(const Json& request) {
   return arguments;
 }
 
+// "columns": [NAME, ...], the answer columns a sweep's rows give (all without it); each must be
+// one of this sweep's, so that a misspelt name is refused rather than missing from every row.
+std::vector<std::string> wanted_columns(const Json& request, const AnswerLayout& layout) {
+  std::vector<std::string> wanted;
+  const auto found = request.find("columns");
+  if (found == request.end()) return wanted;
+  if (!found->is_array() || found->empty()) {
+    throw InputError("columns: expected a non-empty list of column names, e.g. [\"params\"]");
+  }
+  const std::vector<std::string> known = summary_columns(layout);
+  for (const Json& item : *found) {
+    if (!item.is_string()) throw InputError("columns: expected a list of strings");
+    const std::string name = item.get<std::string>();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      throw InputError("columns: " + quoted_input(name) +
+                       " is not a column of this sweep (its columns are the sweep CSV's: " +
+                       known.front() + ", ... " + known.back() + ")");
+    }
+    wanted.push_back(name);
+  }
+  return wanted;
+}
+
 std::string sweep(const Json& request, const Api& api,
                   const std::optional<ServedScenario>& served) {
-  reject_unknown_keys(request, {"example", "scenario", "set", "vary"});
+  reject_unknown_keys(request, {"example", "scenario", "set", "vary", "columns"});
   const std::vector<std::string> arguments = vary_arguments(request);
   const Scenario scenario = request_scenario(request, served);
   // A [law] and a [problem], as `scaleopt sweep` asks, its message naming the scenario as the
@@ -236,6 +261,7 @@ std::string sweep(const Json& request, const Api& api,
   options.threads = 1;  // each request on its own worker: requests share the cores
   options.solver.stop = deadline_check(api.options().time_limit);
   const SweepRunner runner(scenario, grid, options);
+  const std::vector<std::string> wanted = wanted_columns(request, runner.layout());
   std::vector<std::size_t> indices(grid.size());
   std::iota(indices.begin(), indices.end(), std::size_t{0});
   std::vector<SweepPoint> answers;
@@ -249,12 +275,16 @@ std::string sweep(const Json& request, const Api& api,
   if (answers.size() != grid.size()) throw Interrupted();
   Json columns = Json::array({"point", "points"});
   for (const SweepAxis& axis : grid.axes()) columns.push_back(axis.input.path());
-  for (const std::string& column : summary_columns(runner.layout())) columns.push_back(column);
+  for (const std::string& column : summary_columns(runner.layout())) {
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), column) != wanted.end()) {
+      columns.push_back(column);
+    }
+  }
   return dump(
       report::json_document({{"scenario", scenario.file},
                              {"columns", std::move(columns)},
                              {"rows", report::sweep_rows_json(grid, runner.layout(), answers,
-                                                              options.solver.algorithm)}}));
+                                                              options.solver.algorithm, wanted)}}));
 }
 
 std::string examples(const std::optional<ServedScenario>& served) {
@@ -264,26 +294,74 @@ std::string examples(const std::optional<ServedScenario>& served) {
       {{"examples", std::move(names)}, {"served", served ? Json(served->file) : Json(nullptr)}}));
 }
 
+std::string inputs(const Json& request, const std::optional<ServedScenario>& served) {
+  reject_unknown_keys(request, {"example", "scenario", "set"});
+  return dump(inputs_json(request_scenario(request, served)));
+}
+
+// GET /api/example?name=NAME: a bundled example's TOML, found by its name (never a path).
+std::string example_text(const QueryParameters& query) {
+  const std::string* name = nullptr;
+  for (const auto& [key, value] : query) {
+    if (key != "name") {
+      throw InputError("GET /api/example: unknown parameter " + quoted_input(key) +
+                       " (expected name)");
+    }
+    if (name) throw InputError("GET /api/example: name given more than once");
+    name = &value;
+  }
+  if (!name) throw InputError("GET /api/example: give ?name=NAME (GET /api/examples lists them)");
+  const BundledExample& found = find_example(*name);
+  return dump(report::json_document(
+      {{"name", found.name}, {"file", example_file_name(found.name)}, {"text", found.text}}));
+}
+
+// A GET that takes no parameters refuses any, rather than ignoring a misspelt one.
+void reject_query(std::string_view path, const QueryParameters& query) {
+  if (!query.empty()) {
+    throw InputError("GET " + std::string(path) + ": takes no parameters (got " +
+                     quoted_input(query.front().first) + ")");
+  }
+}
+
 }  // namespace
 
 Api::Api(ServeOptions options, std::optional<ServedScenario> served)
     : options_(std::move(options)), served_(std::move(served)) {}
 
-ApiAnswer Api::handle(std::string_view method, std::string_view path, std::string_view body) const {
+ApiAnswer Api::handle(std::string_view method, std::string_view path, std::string_view body,
+                      const QueryParameters& query) const {
   const bool post = method == "POST";
   try {
+    for (std::string_view get : {"/api/examples", "/api/example", "/api/served", "/api/keys"}) {
+      if (path == get && method != "GET") {
+        return refuse(405, "GET " + std::string(path) + ": the method must be GET");
+      }
+    }
     if (path == "/api/examples") {
-      if (method != "GET") return refuse(405, "GET /api/examples: the method must be GET");
+      reject_query(path, query);
       return {200, examples(served_)};
     }
-    if (path == "/api/solve" || path == "/api/sweep") {
+    if (path == "/api/example") return {200, example_text(query)};
+    if (path == "/api/keys") {
+      reject_query(path, query);
+      return {200, dump(keys_json())};
+    }
+    if (path == "/api/served") {
+      reject_query(path, query);
+      if (!served_) return refuse(404, "GET /api/served: serve was given no scenario file");
+      return {200, dump(report::json_document({{"file", served_->file}, {"text", served_->text}}))};
+    }
+    if (path == "/api/solve" || path == "/api/sweep" || path == "/api/inputs") {
       if (!post) return refuse(405, std::string(path) + ": the method must be POST");
       const Json request = parse_body(body);
+      if (path == "/api/inputs") return {200, inputs(request, served_)};
       return {200, path == "/api/solve" ? solve(request, *this, served_)
                                         : sweep(request, *this, served_)};
     }
     return refuse(404, "no such API: " + quoted_input(path) +
-                           " (GET /api/examples, POST /api/solve, POST /api/sweep)");
+                           " (GET /api/examples, /api/example?name=, /api/served, /api/keys; "
+                           "POST /api/solve, /api/sweep, /api/inputs)");
   } catch (const InputError& e) {
     return refuse(400, e.what());
   } catch (const Interrupted&) {

@@ -4,6 +4,11 @@
 // server/request_guard.hpp, and the tests and fuzz/fuzz_api.cpp call it directly.
 //
 //   GET  /api/examples  {"examples": [NAME, ...], "served": PATH or null}
+//   GET  /api/example?name=NAME  {"name", "file": "examples/NAME.toml", "text": its TOML}
+//   GET  /api/served    {"file", "text"}: the scenario given on the command line (404 without)
+//   GET  /api/keys      the key registry as the page draws it (server/input_catalog.hpp)
+//   POST /api/inputs    the body of /api/solve -> the scenario's numeric inputs with their
+//                       values, and its menus (chips, presets) with their current choice
 //   POST /api/solve     {"example": NAME} or {"scenario": TOML} (or neither: the scenario given
 //                       on the command line), "set": {KEY: VALUE, ...} optional -> exactly what
 //                       `scaleopt solve --json` prints for the same inputs (report/
@@ -21,10 +26,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "scaleopt/server/serve_options.hpp"
 
 namespace scaleopt::server {
+
+// The parameters of a GET's query string, decoded, in their order.
+using QueryParameters = std::vector<std::pair<std::string, std::string>>;
 
 struct ApiAnswer {
   int status = 200;
@@ -44,7 +54,8 @@ class Api {
 
   // The answer to `method` `path` with `body`. Never throws for any input (a failure of the
   // server itself, such as memory, is 503).
-  ApiAnswer handle(std::string_view method, std::string_view path, std::string_view body) const;
+  ApiAnswer handle(std::string_view method, std::string_view path, std::string_view body,
+                   const QueryParameters& query = {}) const;
 
   const ServeOptions& options() const { return options_; }
 

@@ -300,3 +300,161 @@ TEST_CASE("serve: the task queue refuses on its own thread once full", "[serve]"
   CHECK(refused == 2);
   CHECK_FALSE(queue.refusing());
 }
+
+TEST_CASE("serve: /api/example gives a bundled example's TOML by name only", "[serve]") {
+  const Api api{ServeOptions{}};
+  const ApiAnswer answer = api.handle("GET", "/api/example", "", {{"name", "sardana_cost"}});
+  REQUIRE(answer.status == 200);
+  const json j = api_json(answer);
+  CHECK(j.at("file") == "examples/sardana_cost.toml");
+  // The text of the file in the source tree, byte for byte.
+  CHECK(j.at("text") == read_file(example("sardana_cost.toml")));
+  CHECK(api.handle("GET", "/api/example", "", {{"name", "../examples/sardana_cost"}}).status ==
+        400);
+  CHECK(api.handle("GET", "/api/example", "", {{"name", "/etc/passwd"}}).status == 400);
+  CHECK(api.handle("GET", "/api/example", "").status == 400);
+  CHECK(api.handle("GET", "/api/example", "", {{"file", "sardana_cost"}}).status == 400);
+  CHECK(api.handle("GET", "/api/example", "", {{"name", "a"}, {"name", "b"}}).status == 400);
+  CHECK(api.handle("POST", "/api/example", "{}").status == 405);
+  // A misspelt parameter of a GET that takes none is refused, not ignored.
+  CHECK(api.handle("GET", "/api/examples", "", {{"nmae", "x"}}).status == 400);
+}
+
+TEST_CASE("serve: /api/served gives the command line's scenario, 404 without", "[serve]") {
+  const std::string text = read_file(example("sardana_cost.toml"));
+  const Api served{ServeOptions{}, ServedScenario{"mine.toml", text}};
+  const ApiAnswer answer = served.handle("GET", "/api/served", "");
+  REQUIRE(answer.status == 200);
+  CHECK(api_json(answer).at("file") == "mine.toml");
+  CHECK(api_json(answer).at("text") == text);
+  CHECK(Api{ServeOptions{}}.handle("GET", "/api/served", "").status == 404);
+}
+
+TEST_CASE("serve: /api/keys lists the registry with units, defaults and ranges", "[serve]") {
+  const Api api{ServeOptions{}};
+  const ApiAnswer answer = api.handle("GET", "/api/keys", "");
+  REQUIRE(answer.status == 200);
+  const json j = api_json(answer);
+  const auto key = [&](const std::string& path) {
+    for (const json& k : j.at("keys")) {
+      if (k.at("path") == path) return k;
+    }
+    FAIL("no key " << path);
+    return json();
+  };
+  // docs/scenario.md: training.mfu is a number in [0.001, 1] whose default 0.4 is assumed, on a
+  // linear slider; inference.rate a rate (stored per second) that spans decades.
+  const json mfu = key("training.mfu");
+  CHECK(mfu.at("kind") == "number");
+  CHECK(mfu.at("unit") == "number");
+  CHECK(mfu.at("assumed") == true);
+  CHECK(mfu.at("default") == "0.4");
+  CHECK(mfu.at("range").at("lower") == 0.001);
+  CHECK(mfu.at("range").at("upper") == 1.0);
+  CHECK(mfu.at("log_scale") == false);
+  const json rate = key("inference.rate");
+  CHECK(rate.at("unit") == "1/s");
+  CHECK(rate.at("log_scale") == true);
+  CHECK(rate.at("range").at("upper").is_null());  // no upper bound: infinity is null in JSON
+  // A menu: the catalog's chips.
+  const json hardware = key("training.hardware");
+  CHECK(hardware.at("kind") == "text");
+  const std::vector<std::string> chips = hardware.at("choices");
+  CHECK(std::find(chips.begin(), chips.end(), "h100-sxm") != chips.end());
+  CHECK(std::find(chips.begin(), chips.end(), "b200") != chips.end());
+  CHECK(api.handle("POST", "/api/keys", "{}").status == 405);
+}
+
+TEST_CASE("serve: /api/inputs gives a scenario's inputs with their values", "[serve]") {
+  const Api api{ServeOptions{}};
+  const auto input = [](const json& j, const std::string& path) {
+    for (const json& i : j.at("inputs")) {
+      if (i.at("path") == path) return i;
+    }
+    FAIL("no input " << path);
+    return json();
+  };
+  // examples/frontier_100x.toml: rate = "50M/s" (5e7 per second), mfu = 0.4 given,
+  // training.goodput not given (its default 1 is listed as assumed), the chips h100-sxm.
+  ApiAnswer answer = api_post(api, "/api/inputs", {{"example", "frontier_100x"}});
+  REQUIRE(answer.status == 200);
+  json j = api_json(answer);
+  CHECK(j.at("scenario") == "examples/frontier_100x.toml");
+  CHECK(input(j, "inference.rate").at("value") == 5e7);
+  CHECK(input(j, "inference.rate").at("given") == true);
+  CHECK(input(j, "training.mfu").at("value") == 0.4);
+  CHECK(input(j, "training.mfu").at("assumed") == false);
+  CHECK(input(j, "training.goodput").at("assumed") == true);
+  CHECK(input(j, "training.goodput").at("value") == 1.0);
+  // The chip's own fields, from the catalog: the H100 SXM datasheet's 80 GB
+  // (costmodel/data/hardware.toml, decimal GB).
+  CHECK(input(j, "hardware.h100-sxm.hbm").at("value") == 80e9);
+  bool law_menu = false;
+  for (const json& menu : j.at("menus")) {
+    if (menu.at("path") == "training.hardware") CHECK(menu.at("value") == "h100-sxm");
+    if (menu.at("path") == "law.preset") {
+      law_menu = true;
+      CHECK(menu.at("value") == "epoch2024");
+    }
+  }
+  CHECK(law_menu);
+
+  // With "set" as /api/solve takes it: a value with its unit, read as the file would read it.
+  answer = api_post(api, "/api/inputs",
+                    {{"example", "frontier_100x"},
+                     {"set", {{"inference.rate", "100M/s"}, {"inference.hardware", "b200"}}}});
+  REQUIRE(answer.status == 200);
+  j = api_json(answer);
+  CHECK(input(j, "inference.rate").at("value") == 1e8);
+  CHECK(input(j, "hardware.b200.hbm").at("value").get<double>() > 0.0);
+  // Bad values are the same 400 as /api/solve's.
+  const ApiAnswer bad = api_post(
+      api, "/api/inputs", {{"example", "frontier_100x"}, {"set", {{"inference.rate", "x"}}}});
+  CHECK(bad.status == 400);
+  CHECK(api_error(bad) ==
+        api_error(api_post(api, "/api/solve",
+                           {{"example", "frontier_100x"}, {"set", {{"inference.rate", "x"}}}})));
+}
+
+TEST_CASE("serve: /api/sweep gives only the columns asked for", "[serve]") {
+  const Api api{ServeOptions{}};
+  const json all = api_json(api_post(
+      api, "/api/sweep",
+      {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}}));
+  // Asked in another order than the CSV's: given in the CSV's.
+  const ApiAnswer answer = api_post(api, "/api/sweep",
+                                    {{"example", "sardana_cost"},
+                                     {"vary", "inference.requests=1e9..1e11:log:3"},
+                                     {"columns", {"pretrain_tokens", "params"}}});
+  REQUIRE(answer.status == 200);
+  const json j = api_json(answer);
+  CHECK(j.at("columns") ==
+        json({"point", "points", "inference.requests", "params", "pretrain_tokens"}));
+  REQUIRE(j.at("rows").size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& row = j.at("rows")[i];
+    CHECK(row.size() == 5);
+    // The same points as the full answer's: the filter drops keys, it computes nothing.
+    for (const char* key : {"point", "inference.requests", "params", "pretrain_tokens"}) {
+      CHECK(row.at(key) == all.at("rows")[i].at(key));
+    }
+  }
+  // The middle point is the published optimum (Sardana et al. 2024, N = 2.053e10).
+  CHECK(j.at("rows")[1].at("params").get<double>() == Approx(2.053e10).epsilon(5e-4));
+
+  const auto refused = [&](const json& columns, const std::string& says) {
+    const ApiAnswer bad = api_post(api, "/api/sweep",
+                                   {{"example", "sardana_cost"},
+                                    {"vary", "inference.requests=1e9..1e11:log:3"},
+                                    {"columns", columns}});
+    CHECK(bad.status == 400);
+    INFO(api_error(bad));
+    CHECK(api_error(bad).find(says) != std::string::npos);
+  };
+  refused({"parms"}, "'parms' is not a column of this sweep");
+  // optimum.* are columns of equal-cost sweeps only.
+  refused({"optimum.params"}, "not a column");
+  refused(json::array(), "non-empty list");
+  refused("params", "non-empty list");
+  refused({1}, "list of strings");
+}

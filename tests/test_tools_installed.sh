@@ -7,9 +7,10 @@
 src=$1
 packages=$("$src/scripts/install-deps" --list --browser --slurm) || exit 1
 status=0
-# strace: hostile_files.sh; gnuplot: the plot tests; chromium: the report test; the rest: the
-# Slurm test; setpriv, mknod, timeout: hostile_files.sh (Essential).
-for tool in strace gnuplot chromium slurmctld slurmd sbatch squeue scontrol sinfo munged \
+# strace: hostile_files.sh; gnuplot: the plot tests; chromium: the report test and, with
+# chromedriver, the serve page's browser test; the rest: the Slurm test; setpriv, mknod,
+# timeout: hostile_files.sh (Essential).
+for tool in strace gnuplot chromium chromedriver slurmctld slurmd sbatch squeue scontrol sinfo munged \
   mungekey setpriv mknod timeout; do
   found=$(command -v "$tool") || { echo "FAIL: $tool is not installed here"; status=1; continue; }
   path=$(readlink -f "$found")
