@@ -36,6 +36,11 @@ struct ServingSetup {
   // (what a demand without a duration is priced at anyway).
   double peak_to_mean = 1.0;
   bool elastic = false;
+  // Whether the fleet is priced by busy chip-hours only: `elastic`, or a demand with no duration
+  // to pay a replica over. The one definition every pricing path reads.
+  bool priced_elastically(bool demand_has_duration) const {
+    return elastic || !demand_has_duration;
+  }
   Precision precision = Precision::bf16;     // compute precision and bytes per weight
   Precision kv_precision = Precision::bf16;  // bytes per cached KV element
   // Formats beyond one precision, from a model's shipped formats (apply_shipped_formats):

@@ -232,7 +232,7 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   model.inference = SizeCostTerm::of(fleet);
   model.fleet = fleet;
   model.closed_form_lower_bound =
-      inputs.demand.duration_seconds.has_value() && !inputs.serving.elastic;
+      !inputs.serving.priced_elastically(inputs.demand.duration_seconds.has_value());
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
   model.rl_per_token =

@@ -64,7 +64,7 @@ SizePriced price_size(const Architecture& model, const ServingSetup& setup, doub
   const double out = demand.output_tokens * s.plan.output_token.chip_hours;
   s.busy_hours = in + out;
   s.d_busy_hours = in * slopes.input_token + out * slopes.output_token;
-  const bool elastic = setup.elastic || !demand.duration_seconds;
+  const bool elastic = setup.priced_elastically(demand.duration_seconds.has_value());
   s.floor_hours = elastic ? 0.0 : chips * *demand.duration_seconds / kSecondsPerHour;
   s.paid_hours =
       elastic ? s.busy_hours : std::max(s.floor_hours, setup.peak_to_mean * s.busy_hours);
@@ -104,7 +104,7 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   for (double chips = first; chips <= last * (1.0 + 1e-12); chips += node) {
     if (have_best && setup.replica_chosen) {
       // One replica of this size (and of every larger one) alone costs more than the best.
-      const bool elastic = setup.elastic || !demand.duration_seconds;
+      const bool elastic = setup.priced_elastically(demand.duration_seconds.has_value());
       if (!elastic && chips * *demand.duration_seconds / kSecondsPerHour >=
                           best.paid_hours * (1.0 - kTieRelative)) {
         break;
@@ -145,7 +145,7 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   }
   fleet.replica_chips = best.chips;
   fleet.plan = best.plan;
-  fleet.elastic = setup.elastic || !demand.duration_seconds;
+  fleet.elastic = setup.priced_elastically(demand.duration_seconds.has_value());
   fleet.busy_chip_hours = best.busy_hours;
   fleet.chip_hours = best.paid_hours;
   fleet.idle_chip_hours = best.paid_hours - best.busy_hours;
