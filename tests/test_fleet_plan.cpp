@@ -245,3 +245,45 @@ target_params = 7e10
   CHECK(on_8.answer.replica_chips == 8.0);
   CHECK(on_8.answer.cost.total().usd >= fast.answer.cost.total().usd * (1 - 1e-9));
 }
+
+TEST_CASE("a latency target no replica size meets leaves the question infeasible, not an error",
+          "[fleet][cli]") {
+  // Llama 3 70B's loss needs about 70B parameters; at 0.1 ms a token a replica of one or two
+  // H100 nodes (26.8 or 53.6 TB/s) reads at most 2.7 or 5.4 GB of weights per decode step:
+  // models of a few billion parameters, whose loss at any data lies above the target (the
+  // parameter term alone, A / N^alpha, exceeds the 70B optimum's whole reducible loss).
+  const std::string text = R"(
+[law]
+preset = "epoch2024"
+[architecture]
+preset = "llama3-70b"
+[training]
+hardware = "h100-sxm"
+usd_per_chip_hour = 2.0
+[inference]
+hardware = "h100-sxm"
+usd_per_chip_hour = 2.0
+context = "2K"
+rate = "1M/s"
+duration = "18mo"
+output_fraction = 0.3
+latency_per_token = "0.1ms"
+max_replica_nodes = 2
+[problem]
+kind = "min-lifetime-cost"
+target_params = 7e10
+)";
+  // Each size given in turn: infeasible on its own.
+  for (const std::string chips : {"8", "16"}) {
+    const Scenario given = load_scenario_text(text, "given.toml", {"inference.chips=" + chips});
+    INFO(chips);
+    CHECK(solve_question(question_setup(given, *given.law, given.problem), {}).status() ==
+          Status::infeasible);
+  }
+  const Scenario chosen = load_scenario_text(text, "chosen.toml");
+  const QuestionSolution solution =
+      solve_question(question_setup(chosen, *chosen.law, chosen.problem), {});
+  CHECK(solution.status() == Status::infeasible);
+  CHECK_THAT(solution.message(),
+             Catch::StartsWith("no replica size of 1 to 2 nodes answers the question (2 tried)"));
+}

@@ -28,6 +28,9 @@ class ServingFleet final : public SizeCostFunction {
   FleetPlan plan_at(double active_params) const;
   SizeCost at(double active_params) const override;  // the paid chip-hours and dollars
   const RooflinePricing* closed_form() const override { return closed_form_.get(); }
+  // The scenario's inputs the fleet prices (a question that gives the replica in turn reads
+  // the serving setup from them).
+  const LifetimeInputs& inputs() const { return *inputs_; }
 
  private:
   std::shared_ptr<const LifetimeInputs> inputs_;

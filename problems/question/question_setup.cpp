@@ -11,6 +11,7 @@
 #include "scaleopt/costmodel/training_budget.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/question/question_replica_choice.hpp"
 #include "scaleopt/problems/question/question_summary.hpp"
 
 namespace scaleopt {
@@ -401,7 +402,6 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
                               QuestionSolution& solution) {
   if (!solution.answer.data_limit || (solution.optimum && !solution.optimum->data_limit)) return;
   const QuestionSetup free_setup = setup.unlimited();
-  const LifecycleTerms terms = free_setup.terms();
   const auto cost_of = [&](const LifetimePlan& plan) {
     return in_unit(setup.unit, plan.cost.total());
   };
@@ -412,7 +412,7 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
     case ProblemKind::min_lifetime_flops:
     case ProblemKind::min_lifetime_cost: {
       DataLimitAnswer& limit = *solution.answer.data_limit;
-      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      const LifetimePlan free_plan = solve_question_plan(free_setup, options);
       if (!free_plan.solve.converged()) {
         limit.unlimited_message = unconverged(free_plan);
       } else if (solution.answer.plan.solve.converged()) {
@@ -423,7 +423,7 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
     case ProblemKind::max_quality:
     case ProblemKind::best_at_pretraining_budget: {
       DataLimitAnswer& limit = *solution.answer.data_limit;
-      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      const LifetimePlan free_plan = solve_question_plan(free_setup, options);
       if (!free_plan.solve.converged()) {
         limit.unlimited_message = unconverged(free_plan);
       } else if (solution.answer.plan.solve.converged()) {
@@ -438,7 +438,7 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
       solution.answer.data_limit->loss =
           heuristic_loss(setup, setup.loss) - heuristic_loss(free_setup, free_setup.loss);
       DataLimitAnswer& limit = *solution.optimum->data_limit;
-      const LifetimePlan free_plan = solve_lifecycle(terms, free_setup.question(), options);
+      const LifetimePlan free_plan = solve_question_plan(free_setup, options);
       if (!free_plan.solve.converged()) {
         limit.unlimited_message = unconverged(free_plan);
       } else if (solution.optimum->plan.solve.converged()) {
@@ -455,16 +455,15 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
   QuestionSolution solution;
   solution.kind = setup.kind;
   solution.unit = setup.unit;
-  const LifecycleTerms terms = setup.terms();
   switch (setup.kind) {
     case ProblemKind::min_lifetime_flops:
     case ProblemKind::min_lifetime_cost:
       solution.target_loss = setup.target_loss;
-      solution.answer = answer_for(solve_lifecycle(terms, setup.question(), options), setup);
+      solution.answer = answer_for(solve_question_plan(setup, options), setup);
       break;
     case ProblemKind::max_quality:
     case ProblemKind::best_at_pretraining_budget: {
-      const LifetimePlan plan = solve_lifecycle(terms, setup.question(), options);
+      const LifetimePlan plan = solve_question_plan(setup, options);
       solution.target_loss = plan.loss;
       solution.answer = answer_for(plan, setup);
       break;
@@ -479,7 +478,7 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
         solution.answer.data_limit->heuristic_cap = heuristic_cap_note(setup);
       }
       solution.answer.path = SolvePath::closed_form;
-      const LifetimePlan optimum = solve_lifecycle(terms, setup.question(), options);
+      const LifetimePlan optimum = solve_question_plan(setup, options);
       solution.optimum = answer_for(optimum, setup);
       if (optimum.solve.converged()) {
         solution.heuristic_overpay = in_unit(setup.unit, heuristic.cost.total()) /

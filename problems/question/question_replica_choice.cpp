@@ -1,0 +1,105 @@
+#include "scaleopt/problems/question/question_replica_choice.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle/discrete_choice.hpp"
+#include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+
+namespace scaleopt {
+namespace {
+
+// The setup with serving's replica given as `chips`: the inference term, the fleet, the bound
+// on N and the closed form's exactness are that size's; everything else (pretraining, RL's
+// own replica choice, the loss, the question) stays. Empty when the size cannot serve any N
+// (its HBM does not hold one sequence's KV cache).
+std::optional<QuestionSetup> setup_at_size(const QuestionSetup& setup, const LifetimeInputs& inputs,
+                                           double chips) {
+  LifetimeInputs given = inputs;
+  given.serving.replica_chosen = false;
+  given.serving.chips = chips;
+  LifetimeCostModel at_size;
+  try {
+    at_size = lifetime_cost_model(given, true);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  QuestionSetup result = setup;
+  result.model.inference = at_size.inference;
+  result.model.fleet = at_size.fleet;
+  result.model.max_params = at_size.max_params;
+  result.model.max_params_reason = at_size.max_params_reason;
+  result.model.closed_form_lower_bound = at_size.closed_form_lower_bound;
+  return result;
+}
+
+}  // namespace
+
+LifetimePlan solve_question_plan(const QuestionSetup& setup, const SolverOptions& options) {
+  const ServingFleet* fleet = setup.model.fleet.get();
+  if (fleet == nullptr || !fleet->inputs().serving.replica_chosen) {
+    return solve_lifecycle(setup.terms(), setup.question(), options);
+  }
+  const LifetimeInputs& inputs = fleet->inputs();
+  const double node_chips = inputs.serving.chip.node_chips;
+  // Whole nodes from one up: a size too small for any N drops out in setup_at_size, one too
+  // small for the question's N comes back infeasible and is counted, not chosen.
+  std::vector<QuestionSetup> sizes;
+  for (double nodes = 1.0; nodes <= inputs.serving.max_replica_nodes; nodes += 1.0) {
+    if (auto at_size = setup_at_size(setup, inputs, nodes * node_chips)) {
+      sizes.push_back(std::move(*at_size));
+    }
+  }
+  // The largest size's reason for a rejected answer is the one a user acts on (it is the
+  // replica that comes closest to a latency target), and a rejection that is not infeasibility
+  // (a solve that stopped) outranks any infeasibility: it is reported, never hidden.
+  std::optional<LifetimePlan> rejected_answer;
+  auto keep_rejected = [&](const LifetimePlan& plan) {
+    if (plan.solve.converged()) return;
+    const bool stopped = plan.solve.status != Status::infeasible;
+    if (!rejected_answer || stopped || rejected_answer->solve.status == Status::infeasible) {
+      rejected_answer = plan;
+    }
+  };
+  const DiscreteChoice<LifetimePlan> choice = choose_plan(
+      std::span<const QuestionSetup>(sizes),
+      [&](const QuestionSetup& at_size) {
+        try {
+          LifetimePlan plan = solve_lifecycle(at_size.terms(), at_size.question(), options);
+          keep_rejected(plan);
+          return plan;
+        } catch (const InputError& error) {
+          // A size that cannot serve the question's smallest model (a latency target one
+          // replica this small cannot meet): infeasible here, so counted, not chosen. Were
+          // the inputs themselves invalid, every size would say so and the solve below on the
+          // chosen cost throws the same error.
+          LifetimePlan infeasible;
+          infeasible.solve.status = Status::infeasible;
+          infeasible.solve.message = error.what();
+          keep_rejected(infeasible);
+          return infeasible;
+        }
+      },
+      setup.question().objective);
+  if (!choice.chosen) {
+    // No size holds the model: the question on the chosen cost throws the reason in the
+    // chosen model's own terms.
+    if (!rejected_answer) return solve_lifecycle(setup.terms(), setup.question(), options);
+    // Sizes were tried and none converged: say so with the most telling rejection.
+    LifetimePlan plan = *rejected_answer;
+    plan.solve.message = "no replica size of 1 to " +
+                         std::to_string(static_cast<long long>(inputs.serving.max_replica_nodes)) +
+                         " nodes answers the question (" + std::to_string(sizes.size()) +
+                         " tried); " + plan.solve.message;
+    return plan;
+  }
+  LifetimePlan plan = choice.answer;
+  plan.solve.message += "; replica chosen among " + std::to_string(sizes.size()) +
+                        " whole-node sizes (" + std::to_string(choice.converged) + " converged)";
+  return plan;
+}
+
+}  // namespace scaleopt
