@@ -408,6 +408,99 @@ StressCheck check_data_limit(const StressInstance& instance, const StressCheckOp
                  reference.pretrain_tokens, options, "data-limit reduction");
 }
 
+// The fleet class's reference: the choice of replica taken outside the solver. Each whole-node
+// size the setup allows is given in turn (as inference.chips would), its question answered by
+// the 1-D reduction (a given size's cost has no kink but its floor's), and the best converged
+// plan is kept: the least cost at a loss, the least loss within a budget.
+struct GivenSizeReference {
+  LifetimePlan plan;
+  double objective = std::numeric_limits<double>::infinity();  // cost in the unit, or loss
+  double replica_chips = 0.0;
+};
+
+double plan_objective_of(const LifetimePlan& plan, bool at_loss, CostUnit unit) {
+  return at_loss ? in_unit(unit, plan.cost.total()) : plan.loss;
+}
+
+GivenSizeReference best_given_size(const StressInstance& instance, bool at_loss, CostUnit unit) {
+  const ServingSetup& serving = instance.inputs.serving;
+  const ProblemSpec& spec = instance.problem;
+  GivenSizeReference best;
+  best.plan.solve.status = Status::infeasible;
+  best.plan.solve.message = "no replica size answers the question";
+  for (double nodes = 1.0; nodes <= serving.max_replica_nodes; nodes += 1.0) {
+    LifetimeInputs given = instance.inputs;
+    given.serving.replica_chosen = false;
+    given.serving.chips = nodes * serving.chip.node_chips;
+    LifetimePlan plan;
+    try {
+      const QuestionSetup setup = question_setup(given, instance.law, spec);
+      plan = at_loss ? min_lifetime_cost_at_loss_reduced(instance.law, *spec.target_loss,
+                                                         setup.model, unit)
+                     : max_quality_at_budget_reduced(instance.law, setup.model, unit, setup.budget,
+                                                     {spec.min_params});
+    } catch (const InputError&) {
+      // This size serves no model the question needs (its weights and one sequence's cache,
+      // or the latency target at batch 1): not a candidate.
+      continue;
+    }
+    if (!plan.solve.converged()) continue;
+    const double objective = plan_objective_of(plan, at_loss, unit);
+    if (objective < best.objective) best = {plan, objective, given.serving.chips};
+  }
+  return best;
+}
+
+StressCheck check_fleet(const StressInstance& instance, const StressCheckOptions& options) {
+  const ProblemSpec& spec = instance.problem;
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, spec);
+  const CostUnit unit = setup.unit;
+  const LifetimeCostModel& model = setup.model;
+  const bool at_loss = !minimises_loss(setup.kind);
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const GivenSizeReference reference = best_given_size(instance, at_loss, unit);
+  // Feasibility on its own, as the fixed-size classes decide it: a reachable target the largest
+  // replica serves, or a budget that pays for the smallest model on the cheapest size.
+  bool feasible = false;
+  if (at_loss) {
+    const LossLaw& law = instance.law;
+    feasible = reachable(law, setup.target_loss);
+    if (feasible) {
+      const double room = setup.target_loss - law.E - law.B * std::pow(kLargestCount, -law.beta);
+      feasible = std::pow(law.A / room, 1.0 / law.alpha) < model.max_params;
+    }
+  } else {
+    feasible = spec.min_params <= model.max_params &&
+               model.total(unit, spec.min_params, 1.0).value < setup.budget;
+  }
+  if (!feasible) {
+    if (solution.status() == Status::infeasible &&
+        reference.plan.solve.status == Status::infeasible) {
+      return with_fast_path(infeasible(), setup, reference.plan, false, options, main_answer);
+    }
+    return disagreed("infeasible, but NLopt reports " + std::string(to_string(solution.status())) +
+                     " and the sizes given in turn " +
+                     std::string(to_string(reference.plan.solve.status)));
+  }
+  StressCheck check = compare_plans(solution.answer, reference.plan, options);
+  if (check.outcome == StressOutcome::disagreed && solution.answer.plan.solve.converged()) {
+    // Two sizes within a hair of each other may put the optimum at different N: the answer
+    // agrees when its objective is the best size's (1e-9 relative, the fleet's tie rule).
+    const double objective = plan_objective_of(solution.answer.plan, at_loss, unit);
+    if (std::fabs(objective / reference.objective - 1.0) <= 1e-9) {
+      check = {StressOutcome::agreed, 0.0, ""};
+    } else {
+      std::ostringstream message;
+      message.precision(17);
+      message << check.message << "; objective " << objective << " against the best size's "
+              << reference.objective << " (" << reference.replica_chips << " chips; NLopt's "
+              << (solution.answer.fleet ? solution.answer.fleet->replica_chips : 0.0) << ")";
+      check.message = message.str();
+    }
+  }
+  return with_fast_path(check, setup, reference.plan, true, options, main_answer);
+}
+
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
   switch (instance.kind) {
     case StressClass::compute_at_budget:
@@ -427,6 +520,8 @@ StressCheck check(const StressInstance& instance, const StressCheckOptions& opti
       return check_rl_returns(instance, options);
     case StressClass::data_limit:
       return check_data_limit(instance, options);
+    case StressClass::fleet:
+      return check_fleet(instance, options);
   }
   return failed("unknown class");
 }

@@ -261,6 +261,8 @@ std::string_view to_string(StressClass kind) {
       return "rl-returns";
     case StressClass::data_limit:
       return "data-limit";
+    case StressClass::fleet:
+      return "fleet";
   }
   return "compute-at-budget";
 }
@@ -383,6 +385,33 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
         instance.problem.max_pretrain_tokens =
             std::min(1e30, *instance.inputs.data.unique_tokens * draw.log_uniform(1.0 / 3.0, 3.0));
       }
+      break;
+    }
+    case StressClass::fleet: {
+      instance.inputs = lifetime_inputs(draw, true, true);
+      ServingSetup& serving = instance.inputs.serving;
+      serving.chip.node_chips = std::pow(2.0, static_cast<double>(draw.below(4)));  // 1 to 8
+      serving.replica_chosen = true;
+      // From the nodes the drawn chips fill (which hold the smallest model and a sequence) to
+      // up to 8 times as many, at most 32: several sizes to choose among, the larger holding
+      // larger models.
+      const double fewest_nodes = std::ceil(serving.chips / serving.chip.node_chips);
+      serving.max_replica_nodes = std::min(
+          32.0, std::max(fewest_nodes, std::round(fewest_nodes * draw.log_uniform(1.0, 8.0))));
+      InferenceDemand& demand = instance.inputs.demand;
+      if (draw.chance(0.8)) {
+        // The same lifetime tokens as a rate over a day to three years (a demand is tokens, or
+        // a rate and a duration): from a fraction of one replica's batch to many replicas.
+        demand.duration_seconds = draw.log_uniform(86400.0, 9.5e7);
+        demand.tokens_per_second = *demand.tokens / *demand.duration_seconds;
+        demand.tokens.reset();
+      }
+      if (draw.chance(0.5)) serving.peak_to_mean = draw.uniform(1.0, 3.0);
+      serving.elastic = draw.chance(0.2);
+      // No RL: its rollouts take their own cheapest size (elastic), which the reference's
+      // sizes given in turn would fix to the serving one.
+      instance.inputs.rl = RlSetup{};
+      lifecycle_question(draw, instance, 1 + static_cast<int>(draw.below(2)));
       break;
     }
   }

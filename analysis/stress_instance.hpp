@@ -14,7 +14,9 @@
 //  - model sizes from 1e7 to 1e13 parameters (the targets and budgets are set through them),
 //    inference demand from 0 to 1e16 tokens, chips, prices and efficiencies over two orders of
 //    magnitude, inference priced by fixed MFUs or by the roofline, RL or none; the roofline
-//    classes add latency targets, given batches, preset shapes and RL contexts;
+//    classes add latency targets, given batches, preset shapes and RL contexts; the fleet class
+//    chooses the replica among 1 to 32 whole nodes of 1 to 8 chips, over a duration of a day to
+//    three years or none, at a peak of 1 to 3 times the mean, sometimes elastic;
 //  - about one loss target in ten that no model reaches (at or below E, within 1e-12 of it, or
 //    beyond 1e30 parameters): those must be reported infeasible.
 
@@ -50,8 +52,14 @@ enum class StressClass {
   // problems/data_limit/ (TOMS 748 on the stationary point along the question's constraint),
   // infeasibility against the floor of the README's formula (costmodel/data_repetition.hpp).
   data_limit,
+  // The replica chosen with N (inference.chips absent: whole nodes up to max_replica_nodes) and
+  // the fleet priced for a demand over a duration (at least one replica, sized for a peak), or
+  // elastically, at a loss or within a budget: NLopt and the fast path against the discrete
+  // choice taken outside the solver (every allowed size given in turn, each by its 1-D
+  // reduction, the best kept).
+  fleet,
 };
-inline constexpr int kStressClassCount = 10;
+inline constexpr int kStressClassCount = 11;
 // The classes that were the whole run before later ones joined: their instances are drawn as
 // they always were (instance k of such a class c is the generator's instance
 // kFirstClassCount * k + c), so a run of kStressClassCount * n instances has the same n of each

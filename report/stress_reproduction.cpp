@@ -37,6 +37,9 @@ void chip_table(std::ostream& out, const Hardware& chip) {
       << "\nsource = " << quoted(chip.source) << "\nbf16 = " << exact(*chip.bf16_flop_per_second)
       << "\nhbm_bandwidth = " << exact(chip.hbm_bytes_per_second)
       << "\nhbm = " << exact(chip.hbm_bytes) << "\n";
+  if (chip.node_chips != Hardware{}.node_chips) {
+    out << "node_chips = " << exact(chip.node_chips) << "\n";
+  }
 }
 
 void setups(std::ostream& out, const LifetimeInputs& inputs) {
@@ -56,9 +59,14 @@ void setups(std::ostream& out, const LifetimeInputs& inputs) {
       << "\nmfu = " << exact(training.mfu)
       << "\nusd_per_chip_hour = " << exact(*training.usd_per_chip_hour) << "\n";
   const ServingSetup& serving = inputs.serving;
-  out << "\n[inference]\nhardware = " << quoted(serving.chip.id)
-      << "\nchips = " << exact(serving.chips)
-      << "\nprecision = " << quoted(to_string(serving.precision))
+  out << "\n[inference]\nhardware = " << quoted(serving.chip.id) << "\n";
+  // A chosen replica has no chips: the scenario chooses it when they are absent.
+  if (serving.replica_chosen) {
+    out << "max_replica_nodes = " << exact(serving.max_replica_nodes);
+  } else {
+    out << "chips = " << exact(serving.chips);
+  }
+  out << "\nprecision = " << quoted(to_string(serving.precision))
       << "\nkv_precision = " << quoted(to_string(serving.kv_precision))
       << "\ncontext = " << exact(serving.context_tokens)
       << "\nusd_per_chip_hour = " << exact(*serving.usd_per_chip_hour)
@@ -74,8 +82,13 @@ void setups(std::ostream& out, const LifetimeInputs& inputs) {
       out << "latency_per_token = " << exact(*serving.latency_per_token_seconds) << "\n";
     }
   }
-  out << "tokens = " << exact(*inputs.demand.tokens)
-      << "\noutput_fraction = " << exact(*inputs.demand.output_fraction) << "\n";
+  const InferenceDemand& demand = inputs.demand;
+  if (demand.tokens) out << "tokens = " << exact(*demand.tokens) << "\n";
+  if (demand.tokens_per_second) out << "rate = " << exact(*demand.tokens_per_second) << "\n";
+  if (demand.duration_seconds) out << "duration = " << exact(*demand.duration_seconds) << "\n";
+  if (serving.peak_to_mean != 1.0) out << "peak_to_mean = " << exact(serving.peak_to_mean) << "\n";
+  if (serving.elastic) out << "elastic = true\n";
+  out << "output_fraction = " << exact(*inputs.demand.output_fraction) << "\n";
   const RlSetup& rl = inputs.rl;
   if (rl.rollout_tokens > 0.0 || rl.context_tokens) out << "\n[rl]\n";
   if (rl.rollout_tokens > 0.0) {

@@ -46,7 +46,12 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (int k = 0; k < kStressClassCount; ++k) {
     const StressClassSummary& c = summary.by_class[static_cast<std::size_t>(k)];
     INFO(to_string(static_cast<StressClass>(k)));
-    CHECK(count(c, StressOutcome::agreed) > 120);  // of 200 a class
+    const std::uint64_t instances =
+        count(c, StressOutcome::agreed) + count(c, StressOutcome::infeasible);
+    CHECK(instances >= 2000 / kStressClassCount);
+    // Half agreed at least: the roofline classes, the most often infeasible, agree on about
+    // two thirds (the 100,000-instance run in docs/reliability.md).
+    CHECK(2 * count(c, StressOutcome::agreed) > instances);
     CHECK(c.largest_difference <= 1e-8);
   }
   CHECK(count(summary.by_class[static_cast<std::size_t>(StressClass::compute_at_loss)],
@@ -60,9 +65,11 @@ TEST_CASE("stress: 2,000 random problems, none disagreed or failed", "[stress]")
   for (const StressClass kind :
        {StressClass::min_lifetime, StressClass::max_quality, StressClass::equal_cost,
         StressClass::roofline_min_lifetime, StressClass::roofline_max_quality,
-        StressClass::roofline_equal_cost}) {
+        StressClass::roofline_equal_cost, StressClass::fleet}) {
     INFO(to_string(kind));
-    CHECK(summary.by_class[static_cast<std::size_t>(kind)].fast_path_checked > 150);
+    // Of about 180 a class: the classes above on every instance, the fleet on about three in
+    // four (where the fast path's closed form applies to the chosen replica's cost).
+    CHECK(summary.by_class[static_cast<std::size_t>(kind)].fast_path_checked > 120);
   }
   CHECK(summary.by_class[static_cast<std::size_t>(StressClass::compute_at_budget)]
             .fast_path_checked == 0);
