@@ -174,14 +174,24 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   report.kind = base.kind;
   report.unit = base.unit;
   const LifetimePlan& plan = optimum_plan(solution);
+  // A chosen replica size is a discrete choice: no derivative. The elasticities are taken with
+  // the size held where the optimum chose it (the piece of the cost the optimum lies on); the
+  // tornado re-solves, choice included.
+  const QuestionAnswer& answered = solution.optimum ? *solution.optimum : solution.answer;
+  Scenario held_scenario = scenario;
+  if (answered.fleet && answered.fleet->replica_chosen) {
+    held_scenario.serving.chips = answered.fleet->replica_chips;
+    held_scenario.serving.replica_chosen = false;
+    report.replica_chips_held = answered.fleet->replica_chips;
+  }
+  const QuestionSetup held = report.replica_chips_held ? scenario_setup(held_scenario) : base;
   std::vector<double> optimum{std::log(plan.params), std::log(plan.pretrain_tokens)};
   if (base.chooses_rl_tokens()) {
     // The RL tokens are the optimum's third variable.
-    const QuestionAnswer& answer = solution.optimum ? *solution.optimum : solution.answer;
-    optimum.push_back(std::log(answer.rl_tokens));
-    report.base = outputs_at(base, optimum[0], optimum[1], optimum[2]);
+    optimum.push_back(std::log(answered.rl_tokens));
+    report.base = outputs_at(held, optimum[0], optimum[1], optimum[2]);
   } else {
-    report.base = outputs_at(base, optimum[0], optimum[1]);
+    report.base = outputs_at(held, optimum[0], optimum[1]);
   }
   const bool heuristic = base.kind == ProblemKind::equal_cost;
   if (heuristic) {
@@ -214,8 +224,8 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
                                             heuristic_at(scenario, input, step(1.0)));
       }
     } else {
-      const ScaledSetup scaled = scaled_setup(scenario, input.path);
-      s.optimum = optimum_elasticity(base, optimum, scaled, options.elasticity);
+      const ScaledSetup scaled = scaled_setup(held_scenario, input.path);
+      s.optimum = optimum_elasticity(held, optimum, scaled, options.elasticity);
       if (heuristic) s.heuristic = heuristic_elasticity(scaled, options.elasticity);
     }
     s.low = solved_at(scenario, input, moved_value(input, range, 1.0 - options.tornado_fraction),

@@ -62,6 +62,9 @@ struct SensitivityReport {
   OutputValues base{};                    // the optimum's outputs
   std::optional<OutputValues> heuristic;  // equal-cost: the heuristic's
   std::vector<InputSensitivity> inputs;   // in numeric_inputs order (those chosen)
+  // The chips per replica the optimum chose when inference.chips is absent: the elasticities
+  // hold the size there (a discrete choice has no derivative); empty when given or not served.
+  std::optional<double> replica_chips_held;
   // Indices into inputs, largest swing first: the scenario's inputs, then the law's
   // coefficients (law.*) as a group of their own (a fit's uncertainty, not an economic choice).
   std::vector<std::size_t> tornado;

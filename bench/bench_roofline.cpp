@@ -3,18 +3,23 @@
 // convex 1-D reduction, a light summary) against NLopt on the same setup; the setup each sweep
 // point or Monte Carlo sample pays; a 10^6-point sweep with its CSV over replica size, context and
 // latency target; and 10^5 Monte Carlo samples with roofline pricing. Targets:
-// <= 2 us a solve, <= 4 s the sweep, <= 0.5 s the Monte Carlo, on the 2-core machine.
+// <= 2 us a solve, <= 4 s the sweep, <= 0.5 s the Monte Carlo, on the 2-core machine. With the
+// replica size chosen (inference.chips absent): <= 5 us a solve by the fast path, <= 10 s a
+// 10^6-point sweep with its CSV.
 
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "scaleopt/analysis/input_scaling.hpp"
 #include "scaleopt/cli/app.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
+#include "scaleopt/scenario/scenario.hpp"
 
 namespace {
 
@@ -41,6 +46,26 @@ QuestionSetup frontier_setup(const std::vector<std::string>& set) {
   return scenario_setup(load_scenario(example("frontier.toml"), set));
 }
 
+// The same scenario with inference.chips absent: the replica size chosen with N, whole B200
+// nodes up to inference.max_replica_nodes (32 by default).
+std::string frontier_chosen_replica_text() {
+  std::ifstream file(example("frontier.toml"));
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  std::string text = buffer.str();
+  const std::size_t at = text.find("\nchips = 8 ");
+  if (at == std::string::npos) throw std::runtime_error("frontier.toml: no replica chips line");
+  text.erase(at + 1, text.find('\n', at + 1) - at);
+  return text;
+}
+
+QuestionSetup frontier_chosen_replica_setup(const std::vector<std::string>& set) {
+  const Scenario scenario =
+      load_scenario_text(frontier_chosen_replica_text(), "frontier-chosen-replica.toml", set);
+  if (!scenario.serving.replica_chosen) throw std::runtime_error("the replica is still given");
+  return scenario_setup(scenario);
+}
+
 void BM_RooflineFastPath(benchmark::State& state, std::vector<std::string> set) {
   const QuestionSetup setup = frontier_setup(set);
   if (!solve_question_fast(setup)) state.SkipWithError("the fast path does not apply");
@@ -57,7 +82,29 @@ void BM_RooflineSetup(benchmark::State& state, std::vector<std::string> set) {
   for (auto _ : state) benchmark::DoNotOptimize(scenario_setup(scenario));
 }
 
+void BM_ChosenReplicaFastPath(benchmark::State& state, std::vector<std::string> set) {
+  const QuestionSetup setup = frontier_chosen_replica_setup(set);
+  if (!solve_question_fast(setup)) state.SkipWithError("the fast path does not apply");
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question_fast(setup));
+}
+
+// Every whole-node size solved by NLopt and verified, the best kept.
+void BM_ChosenReplicaNlopt(benchmark::State& state, std::vector<std::string> set) {
+  const QuestionSetup setup = frontier_chosen_replica_setup(set);
+  for (auto _ : state) benchmark::DoNotOptimize(solve_question(setup));
+}
+
+void BM_ChosenReplicaSetup(benchmark::State& state, std::vector<std::string> set) {
+  for (auto _ : state) benchmark::DoNotOptimize(frontier_chosen_replica_setup(set));
+}
+
 BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost, kMinCost);
+BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, min_lifetime_cost, kMinCost);
+BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, min_lifetime_cost_latency, with_latency(kMinCost));
+BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, max_quality, kMaxQuality);
+BENCHMARK_CAPTURE(BM_ChosenReplicaNlopt, min_lifetime_cost, kMinCost)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ChosenReplicaSetup, min_lifetime_cost, kMinCost);
 BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost_latency, with_latency(kMinCost));
 BENCHMARK_CAPTURE(BM_RooflineFastPath, max_quality, kMaxQuality);
 BENCHMARK_CAPTURE(BM_RooflineFastPath, equal_cost, kEqualCost);
@@ -89,6 +136,28 @@ void BM_RooflineSweep1MPointsWithCsv(benchmark::State& state) {
   std::filesystem::remove(out);
 }
 BENCHMARK(BM_RooflineSweep1MPointsWithCsv)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+// The chosen-replica scenario: 100 contexts x 100 latency targets x 100 serving rates, the
+// cheapest life at 100B quality, the replica size chosen at every point.
+void BM_ChosenReplicaSweep1MPointsWithCsv(benchmark::State& state) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string scenario = (dir / "scaleopt_bench_chosen_replica.toml").string();
+  const std::string out = (dir / "scaleopt_bench_chosen_replica_sweep.csv").string();
+  std::ofstream(scenario) << frontier_chosen_replica_text();
+  std::vector<std::string> args = {"sweep",  scenario,
+                                   "--vary", "inference.context=1K..128K:log:100",
+                                   "--vary", "inference.latency_per_token=20ms..200ms:log:100",
+                                   "--vary", "inference.rate=5M/s..500M/s:log:100",
+                                   "--out",  out};
+  for (const std::string& key : kMinCost) args.insert(args.end(), {"--set", key});
+  run_command(state, args, 1e6);
+  std::filesystem::remove(out);
+  std::filesystem::remove(scenario);
+}
+BENCHMARK(BM_ChosenReplicaSweep1MPointsWithCsv)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);

@@ -325,16 +325,23 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
       if (!a.fleet || a.fleet->plan.status != Status::converged) return std::string("-");
       const FleetPlan& f = *a.fleet;
       const bool demand = f.demand_bound && f.plan.bound != BatchBound::given;
-      return format_quantity(f.replica_chips, Unit::count) + " chips (" +
-             (f.replica_chosen ? "chosen" : "given") + "), batch " +
-             format_quantity(f.batch, Unit::number, 4) + " (" +
+      const std::string replica = format_quantity(f.replica_chips, Unit::count) + " chips (" +
+                                  (f.replica_chosen ? "chosen" : "given") + "), ";
+      // Below one sequence in flight the replica idles between requests: a batch of 0.47 is
+      // not a batch, it is the demand's mean occupancy.
+      if (demand && f.batch < 1.0) {
+        return replica + "batch 1, " + format_quantity(f.batch, Unit::number, 3) +
+               " sequences in flight on average (the demand's)";
+      }
+      return replica + "batch " + format_quantity(f.batch, Unit::number, 4) + " (" +
              (demand ? std::string("the demand's") : std::string(to_string(f.plan.bound))) + ")";
     });
     row("replicas paid", [](const QuestionAnswer& a) {
       if (!a.fleet || a.fleet->plan.status != Status::converged) return std::string("-");
       const FleetPlan& f = *a.fleet;
       if (f.elastic) return std::string("elastic: busy chip-hours only");
-      return format_quantity(f.replicas, Unit::number, 4) + " replicas (" +
+      return format_quantity(f.replicas, Unit::number, 4) +
+             (f.replicas == 1.0 ? " replica (" : " replicas (") +
              format_quantity(f.whole_replicas, Unit::count) +
              " whole: " + format_quantity(f.whole_replicas_usd, Unit::usd) + "), " +
              format_quantity(100.0 * f.utilisation, Unit::number, 3) + "% busy, " +
@@ -376,6 +383,12 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
   if (priced && scenario.demand.duration_seconds && *scenario.demand.duration_seconds > 0.0) {
     const double hours = *scenario.demand.duration_seconds / kSecondsPerHour;
     row("serving fleet", [hours](const QuestionAnswer& a) {
+      // A fleet paid for the duration holds idle chips too: paid and busy are both said.
+      if (a.fleet && a.fleet->plan.status == Status::converged && !a.fleet->elastic) {
+        return format_quantity(a.fleet->chip_hours / hours, Unit::count, 4) + " chips paid, " +
+               format_quantity(a.fleet->busy_chip_hours / hours, Unit::count, 4) +
+               " busy on average";
+      }
       return format_quantity(a.plan.cost.inference.gpu_hours / hours, Unit::count) +
              " chips busy on average";
     });

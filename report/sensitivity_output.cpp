@@ -94,6 +94,12 @@ Table elasticity_table(const std::string& title, const SensitivityReport& report
         whole);
   }
   if (!unused.empty()) notes.push_back("no effect (elasticities exactly 0): " + unused);
+  if (report.replica_chips_held) {
+    notes.push_back("inference.chips: chosen with N, " +
+                    format_quantity(*report.replica_chips_held, Unit::count) +
+                    " chips at the optimum; a discrete choice has no derivative, so the "
+                    "elasticities hold it there (the tornado re-solves, choosing again)");
+  }
   return table;
 }
 
@@ -143,6 +149,8 @@ Json sensitivity_json(const Scenario& scenario, const SensitivityReport& report,
   for (std::string_view name : kElasticityOutputs) json["outputs"].push_back(std::string(name));
   json["base"] = outputs_json(report.base);
   if (report.heuristic) json["heuristic_base"] = outputs_json(*report.heuristic);
+  json["replica_chips_held"] =
+      report.replica_chips_held ? Json(*report.replica_chips_held) : Json(nullptr);
   json["tornado_fraction"] = options.tornado_fraction;
   json["rank_by"] = std::string(kElasticityOutputs[options.rank_by]);
   json["elasticities"] = Json::array();

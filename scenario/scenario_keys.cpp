@@ -408,7 +408,11 @@ std::vector<ScenarioKey> make_keys() {
           "Chips per serving replica (their FLOP/s, bandwidth and HBM add up); absent, it is "
           "chosen (inference.max_replica_nodes): by `roofline` and `pricing` for the model, by "
           "the lifetime questions with N",
-          [](const Scenario& s) { return std::optional<double>(s.serving.chips); },
+          // Chosen, the scenario has no value for it: no input to differentiate or draw (a
+          // discrete choice has no derivative), and not the same question as 8 given.
+          [](const Scenario& s) {
+            return s.serving.replica_chosen ? std::nullopt : std::optional<double>(s.serving.chips);
+          },
           [](Scenario& s, double v) {
             s.serving.chips = v;
             s.serving.replica_chosen = false;  // given: a sweep or a draw of it fixes the size

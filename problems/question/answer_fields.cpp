@@ -219,8 +219,9 @@ constexpr std::array kAnswerFields{
     number_field(
         "serving_power_mw", "MW", Group::power,
         [](const AnswerSummary& a, const Layout&) { return a.serving_power_mw; },
-        "the serving fleet's power at the meter: the chips busy on average over "
-        "inference.duration (inference chip-hours / duration), at facility power per chip"),
+        "the serving fleet's power at the meter: the chips paid on average over "
+        "inference.duration (inference chip-hours / duration: idle replicas of a fleet paid "
+        "for the duration stay powered, at TDP, an upper bound), at facility power per chip"),
     number_field(
         "energy_mwh", "MWh", Group::power,
         [](const AnswerSummary& a, const Layout&) { return a.energy_mwh; },
