@@ -106,3 +106,59 @@ TEST_CASE("a model larger than the replica's HBM says how much is needed", "[ser
                     Catch::StartsWith("--latency-per-token: unreachable: a decode step takes at "
                                       "least"));
 }
+
+TEST_CASE("the closed-form best batch equals TOMS 748's roots on every preset, chip and bound",
+          "[serving]") {
+  // The step's compute and memory times and the HBM in use are affine in B, so the best batch
+  // has a closed form (the default); TOMS 748 on ln B finds the same roots from the step
+  // itself. 1e-12: the root finder stops at 52 bits of agreement in ln B (|ln B| <= 35, so
+  // ~1e-14 in B), the closed form is a few roundings. The grid reaches every bound: short
+  // contexts turn compute-bound, 128K fills HBM, 15 ms meets the latency target.
+  int compared = 0, by_bound[3] = {0, 0, 0};
+  for (const Architecture& model : architecture_presets()) {
+    for (const Hardware& chip : builtin_hardware()) {
+      for (const Precision precision : {Precision::bf16, Precision::fp8}) {
+        if (!chip.supports(precision)) continue;
+        for (const double nodes : {1.0, 4.0, 16.0}) {
+          for (const double context : {0.0, 2e3, 32e3, 128e3}) {
+            for (const double latency : {0.0, 0.015, 0.1}) {
+              ServingSetup setup;
+              setup.chip = chip;
+              setup.chips = nodes * chip.node_chips;
+              setup.precision = precision;
+              setup.usd_per_chip_hour = 2.0;  // the cost's scale, not its batch
+              if (latency > 0.0) setup.latency_per_token_seconds = latency;
+              const Roofline r = make_roofline(model, setup, "t");
+              ServingPlan closed, found;
+              try {
+                closed = plan_serving(r, setup, context, "t");
+              } catch (const InputError&) {
+                // Does not fit or misses the target: the root finder's checks are the same.
+                CHECK_THROWS_AS(plan_serving(r, setup, context, "t", BatchSearch::root_finding),
+                                InputError);
+                continue;
+              }
+              found = plan_serving(r, setup, context, "t", BatchSearch::root_finding);
+              INFO(model.name << " on " << nodes << " x " << chip.id << " " << to_string(precision)
+                              << " at " << context << " tokens, latency " << latency);
+              REQUIRE(closed.status == Status::converged);
+              REQUIRE(found.status == Status::converged);
+              CHECK(closed.batch == Approx(found.batch).epsilon(1e-12));
+              CHECK(closed.bound == found.bound);
+              CHECK(closed.output_token.chip_hours ==
+                    Approx(found.output_token.chip_hours).epsilon(1e-12));
+              ++compared;
+              if (closed.bound == BatchBound::balance) ++by_bound[0];
+              if (closed.bound == BatchBound::hbm) ++by_bound[1];
+              if (closed.bound == BatchBound::latency) ++by_bound[2];
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(compared > 500);
+  CHECK(by_bound[0] > 20);
+  CHECK(by_bound[1] > 20);
+  CHECK(by_bound[2] > 20);
+}

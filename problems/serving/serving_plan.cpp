@@ -1,5 +1,6 @@
 #include "scaleopt/problems/serving/serving_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -12,6 +13,8 @@
 
 namespace scaleopt {
 namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 std::string replica_text(const Roofline& r, const ServingSetup& setup) {
   std::ostringstream text;
@@ -55,6 +58,39 @@ struct Candidate {
   BatchBound bound;
 };
 
+// The smallest batch at which a bound binds, from the step's affine parts (costmodel/roofline:
+// compute B f / F, memory (w + B m) / W, HBM weights + B c): compute-bound from
+// B = (w / W) / (f / F - m / W), HBM full at (H - weights) / c, and the step max(B f / F,
+// (w + B m) / W) reaches L at the smaller of L F / f and (L W - w) / m. None binds below 1e15
+// sequences: nullopt. The callers checked that one sequence fits and meets the target, so each
+// root is >= 1 but the compute ridge's, which is 1 when decode is compute-bound from the first.
+std::optional<Candidate> best_batch_closed_form(const Roofline& r, double S,
+                                                std::optional<double> latency) {
+  const double F = r.flop_per_second, W = r.bytes_per_second;
+  const double flops = decode_flops_per_token(r, S);
+  const double read_bytes = r.embedding_row_bytes + kv_bytes_read_per_sequence(r, S);
+  const double cached_bytes = cached_bytes_per_sequence(r, S);
+  std::optional<Candidate> best;
+  auto consider = [&](double batch, BatchBound bound) {
+    if (!(batch <= kMaxServingBatch)) return;  // never binds below the search limit
+    if (!best || batch < best->batch) best = Candidate{batch, bound};
+  };
+  const double per_sequence = flops / F - read_bytes / W;  // compute minus memory, per sequence
+  if (flops / F >= (r.weight_read_bytes + read_bytes) / W) {
+    best = Candidate{1.0, BatchBound::balance};  // compute-bound from the first sequence
+  } else if (per_sequence > 0.0) {
+    consider(r.weight_read_bytes / W / per_sequence, BatchBound::balance);
+  }
+  if (cached_bytes > 0.0) consider((r.hbm_bytes - r.weight_bytes) / cached_bytes, BatchBound::hbm);
+  if (latency) {
+    double batch = flops > 0.0 ? *latency * F / flops : kInfinity;
+    if (read_bytes > 0.0)
+      batch = std::min(batch, (*latency * W - r.weight_read_bytes) / read_bytes);
+    consider(batch, BatchBound::latency);
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string_view to_string(BatchBound bound) {
@@ -74,7 +110,7 @@ std::string_view to_string(BatchBound bound) {
 }
 
 ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double context_tokens,
-                         std::string_view prefix) {
+                         std::string_view prefix, BatchSearch search) {
   ServingPlan plan;
   plan.context_tokens = context_tokens;
   const double S = context_tokens;
@@ -105,36 +141,40 @@ ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double co
                             bytes(r.weight_bytes) + " of weights), above the target " +
                             seconds(*latency));
     }
-    // Each constraint as a monotone function of x = ln B, zero where it binds.
-    auto balance = [&](double x) {
-      const DecodeStep step = decode_step(r, std::exp(x), S);
-      return std::log(step.compute_seconds / step.memory_seconds);
-    };
-    auto memory = [&](double x) {
-      return std::log(hbm_bytes_needed(r, std::exp(x), S) / r.hbm_bytes);
-    };
-    auto step_time = [&](double x) {
-      return std::log(decode_step(r, std::exp(x), S).seconds() / *latency);
-    };
     std::optional<Candidate> best;
     std::string failure;
-    auto consider = [&](RootResult root, BatchBound bound) {
-      if (root.status == Status::infeasible) return;  // never binds below the search limit
-      if (root.status != Status::converged) {
-        failure = std::string(to_string(bound)) + " root: " + root.message;
-        return;
-      }
-      const double batch = std::exp(root.x);
-      if (!best || batch < best->batch) best = Candidate{batch, bound};
-    };
-    if (balance(0.0) >= 0.0) {
-      best = Candidate{1.0, BatchBound::balance};  // compute-bound from the first sequence
+    if (search == BatchSearch::closed_form) {
+      best = best_batch_closed_form(r, S, latency);
     } else {
-      consider(find_root_in_bracket(balance, 0.0, kLogMaxServingBatch), BatchBound::balance);
+      // Each constraint as a monotone function of x = ln B, zero where it binds.
+      auto balance = [&](double x) {
+        const DecodeStep step = decode_step(r, std::exp(x), S);
+        return std::log(step.compute_seconds / step.memory_seconds);
+      };
+      auto memory = [&](double x) {
+        return std::log(hbm_bytes_needed(r, std::exp(x), S) / r.hbm_bytes);
+      };
+      auto step_time = [&](double x) {
+        return std::log(decode_step(r, std::exp(x), S).seconds() / *latency);
+      };
+      auto consider = [&](RootResult root, BatchBound bound) {
+        if (root.status == Status::infeasible) return;  // never binds below the search limit
+        if (root.status != Status::converged) {
+          failure = std::string(to_string(bound)) + " root: " + root.message;
+          return;
+        }
+        const double batch = std::exp(root.x);
+        if (!best || batch < best->batch) best = Candidate{batch, bound};
+      };
+      if (balance(0.0) >= 0.0) {
+        best = Candidate{1.0, BatchBound::balance};  // compute-bound from the first sequence
+      } else {
+        consider(find_root_in_bracket(balance, 0.0, kLogMaxServingBatch), BatchBound::balance);
+      }
+      consider(find_root_in_bracket(memory, 0.0, kLogMaxServingBatch), BatchBound::hbm);
+      if (latency)
+        consider(find_root_in_bracket(step_time, 0.0, kLogMaxServingBatch), BatchBound::latency);
     }
-    consider(find_root_in_bracket(memory, 0.0, kLogMaxServingBatch), BatchBound::hbm);
-    if (latency)
-      consider(find_root_in_bracket(step_time, 0.0, kLogMaxServingBatch), BatchBound::latency);
     if (!failure.empty()) {
       plan.status = Status::not_converged;
       plan.message = "best batch not found: " + failure;
@@ -143,7 +183,10 @@ ServingPlan plan_serving(const Roofline& r, const ServingSetup& setup, double co
       plan.message = "no constraint binds below 1e15 sequences";
     } else {
       plan.status = Status::converged;
-      plan.message = "best batch (TOMS 748 on ln B): " + std::string(to_string(best->bound));
+      plan.message =
+          std::string(search == BatchSearch::closed_form ? "best batch (closed form in B): "
+                                                         : "best batch (TOMS 748 on ln B): ") +
+          std::string(to_string(best->bound));
     }
     plan.batch = best ? best->batch : std::exp(kLogMaxServingBatch);
     plan.bound = best ? best->bound : BatchBound::balance;

@@ -6,8 +6,10 @@
 // subject to the HBM capacity and an optional per-token latency target. That cost never rises
 // with B (t_compute / B is constant, t_memory / B falls), so the optimum is the smallest B at
 // which a constraint binds: decode turns compute-bound (cost cannot fall further), HBM is full,
-// or the step reaches the latency target. Each is the root of a monotone function of ln B,
-// found by TOMS 748 (solver/root_find.hpp); the first to bind is the answer.
+// or the step reaches the latency target. The step's compute and memory times and the HBM in use
+// are affine in B, so each bound is a closed form; the first to bind is the answer. The same
+// roots found by TOMS 748 on monotone functions of ln B (solver/root_find.hpp) are the
+// independent check the tests hold the closed form to (BatchSearch::root_finding).
 
 #include <cmath>
 #include <string>
@@ -50,11 +52,15 @@ struct ServingPlan {
   double output_input_ratio() const { return output_token.chip_hours / input_token.chip_hours; }
 };
 
+// How the best batch is found: the closed form (the default: a serving plan is priced at every
+// evaluation of every solve), or TOMS 748 on ln B, ~20x slower, kept as its independent check.
+enum class BatchSearch { closed_form, root_finding };
+
 // Throws InputError (fields named with `prefix`: "inference", "rl", or "--" for flags) when the
 // weights, or one sequence, do not fit the replica's HBM, when a given batch does not fit, or
 // when no batch meets the latency target; the message says how much is needed and available.
 ServingPlan plan_serving(const Roofline& roofline, const ServingSetup& setup, double context_tokens,
-                         std::string_view prefix);
+                         std::string_view prefix, BatchSearch search = BatchSearch::closed_form);
 
 // pricing = mfu (Sardana et al. 2024): a token costs 2 N_active FLOPs at prefill_mfu (input) or
 // decode_mfu (output) of the replica's peak; no batch and no memory check.
