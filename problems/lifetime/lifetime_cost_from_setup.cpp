@@ -129,7 +129,12 @@ SizeCost ServingFleet::at(double active_params) const {
 bool LifetimeCostModel::closed_form_exact_at(double params) const {
   if (!closed_form_lower_bound) return true;
   if (!fleet || !closed_form()) return false;
-  const FleetPlan plan = fleet->plan_at(params);
+  return closed_form_exact_given(params, fleet->plan_at(params));
+}
+
+bool LifetimeCostModel::closed_form_exact_given(double params, const FleetPlan& plan) const {
+  if (!closed_form_lower_bound) return true;
+  if (!fleet || !closed_form()) return false;
   if (plan.plan.status != Status::converged || plan.demand_bound) return false;
   // The closed form's hours at N (D does not enter inference) against the fleet's.
   const double closed = roofline_lifetime_cost(*this, params, 1.0).inference.gpu_hours;

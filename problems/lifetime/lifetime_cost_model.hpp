@@ -20,6 +20,7 @@
 namespace scaleopt {
 
 class ServingFleet;  // problems/lifetime/lifetime_cost_from_setup.hpp
+struct FleetPlan;    // problems/serving/fleet_plan.hpp
 
 struct PhaseCost {
   double flops = 0.0;
@@ -75,6 +76,8 @@ struct LifetimeCostModel {
   bool closed_form_lower_bound = false;
   // Whether the closed form equals the cost at N (always, unless closed_form_lower_bound).
   bool closed_form_exact_at(double params) const;
+  // The same, given the fleet at N (fleet->plan_at(params)), for a caller that reports it too.
+  bool closed_form_exact_given(double params, const FleetPlan& fleet_at_params) const;
   // What sets max_params, for an infeasible question's message.
   std::string max_params_reason = "the serving replica's HBM; add chips per replica";
 

@@ -43,7 +43,35 @@ LifetimeCost cost_of(const LifetimeCostModel& model, double params, double token
              : model.cost(params, tokens);
 }
 
-AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
+// An answer's N with the fleet that serves it, planned once: the fleet decides whether the
+// closed form is exact there and gives the answer's replica figures (planning it is most of a
+// fast solve's time).
+struct FleetAt {
+  double params = 0.0;
+  std::optional<FleetPlan> fleet;  // nullopt: no fleet is planned (or none serves N)
+  bool closed_form_exact = true;
+};
+
+FleetAt fleet_with_exactness(const QuestionSetup& setup, double params) {
+  FleetAt at;
+  at.params = params;
+  at.fleet = fleet_at(setup, params);
+  const LifetimeCostModel& model = setup.model;
+  if (model.closed_form_lower_bound) {
+    at.closed_form_exact = at.fleet ? model.closed_form_exact_given(params, *at.fleet)
+                                    : model.closed_form_exact_at(params);
+  }
+  return at;
+}
+
+LifetimeCost cost_of(const LifetimeCostModel& model, const FleetAt& at, double tokens) {
+  return model.closed_form() && at.closed_form_exact
+             ? roofline_lifetime_cost(model, at.params, tokens)
+             : model.cost(at.params, tokens);
+}
+
+AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path,
+                           const FleetAt& at) {
   AnswerSummary a;
   a.status = plan.status;
   a.path = path;
@@ -55,7 +83,7 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.params = n * setup.total_to_active;
   a.pretrain_tokens = d;
   a.loss = setup.law().loss(n, d);
-  a.cost = cost_of(setup.model, n, d);
+  a.cost = cost_of(setup.model, at, d);
   a.shares = cost_shares(a.cost, setup.unit);
   a.chinchilla_tokens = rule_tokens(setup.rule, n);
   a.over_chinchilla = d / a.chinchilla_tokens;
@@ -81,14 +109,24 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.energy_usd = power.energy_usd;
   a.power_max_chips = power.max_chips;
   a.law_extrapolation = law_extrapolation(setup.law(), n, d);
-  set_fleet_figures(a, fleet_at(setup, n));
+  set_fleet_figures(a, at.fleet);
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;
   return a;
 }
 
+AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path) {
+  return light_answer(setup, plan, path, fleet_with_exactness(setup, plan.params));
+}
+
+// The accelerator's plan for the setup's optimum and the fleet at it.
+struct FastOptimum {
+  NewtonPlan plan;
+  FleetAt at;
+};
+
 // The accelerator's plan for the setup's optimum, or nullopt when NLopt must answer.
-std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
+std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
   const Accelerator accelerator = setup.fast_path().accelerator;
   if (accelerator == Accelerator::none) return std::nullopt;
   const bool roofline = accelerator == Accelerator::roofline_newton;
@@ -115,11 +153,12 @@ std::optional<NewtonPlan> fast_plan(const QuestionSetup& setup, const SolverOpti
   if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
   // The closed form minimised a lower bound of the fleet's cost (no floor of one replica): its
   // optimum is the fleet's only where the two agree (problems/serving/fleet_plan.hpp).
-  if (roofline && plan.status == Status::converged &&
-      !setup.model.closed_form_exact_at(plan.params)) {
-    return std::nullopt;
+  FastOptimum optimum{plan, {}};
+  if (plan.status == Status::converged) {
+    optimum.at = fleet_with_exactness(setup, plan.params);
+    if (roofline && !optimum.at.closed_form_exact) return std::nullopt;
   }
-  return plan;
+  return optimum;
 }
 
 // The full plan of an accelerator's answer: costs, loss, and how it was found.
@@ -193,14 +232,14 @@ QuestionAnswer full_answer(const QuestionSetup& setup, const LifetimePlan& plan)
 
 std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
                                                    const SolverOptions& options) {
-  const std::optional<NewtonPlan> found = fast_plan(setup, options);
+  const std::optional<FastOptimum> found = fast_plan(setup, options);
   if (!found) return std::nullopt;
-  const NewtonPlan& plan = *found;
+  const NewtonPlan& plan = found->plan;
   QuestionSummary summary;
   summary.kind = setup.kind;
   summary.unit = setup.unit;
   if (setup.kind != ProblemKind::equal_cost) {
-    summary.answer = light_answer(setup, plan, SolvePath::newton);
+    summary.answer = light_answer(setup, plan, SolvePath::newton, found->at);
     settle_answers(summary);
     return summary;
   }
@@ -210,7 +249,7 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
   heuristic.pretrain_tokens = setup.heuristic.pretrain_tokens;
   summary.answer = light_answer(setup, heuristic, SolvePath::closed_form);
   summary.has_optimum = true;
-  summary.optimum = light_answer(setup, plan, SolvePath::newton);
+  summary.optimum = light_answer(setup, plan, SolvePath::newton, found->at);
   if (plan.status == Status::converged) {
     summary.heuristic_overpay = in_unit(setup.unit, summary.answer.cost.total()) /
                                     in_unit(setup.unit, summary.optimum.cost.total()) -
@@ -222,12 +261,12 @@ std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
 
 std::optional<QuestionSolution> solve_question_fast_solution(const QuestionSetup& setup,
                                                              const SolverOptions& options) {
-  const std::optional<NewtonPlan> found = fast_plan(setup, options);
+  const std::optional<FastOptimum> found = fast_plan(setup, options);
   if (!found) return std::nullopt;
   QuestionSolution solution;
   solution.kind = setup.kind;
   solution.unit = setup.unit;
-  const LifetimePlan plan = full_plan(setup, *found);
+  const LifetimePlan plan = full_plan(setup, found->plan);
   if (setup.kind == ProblemKind::equal_cost) {
     const LifetimePlan heuristic = heuristic_plan(setup);
     solution.target_loss = setup.target_loss;
