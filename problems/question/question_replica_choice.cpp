@@ -8,6 +8,7 @@
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
+#include "scaleopt/problems/serving/fleet_plan.hpp"
 
 namespace scaleopt {
 namespace {
@@ -44,14 +45,11 @@ LifetimePlan solve_question_plan(const QuestionSetup& setup, const SolverOptions
     return solve_lifecycle(setup.terms(), setup.question(), options);
   }
   const LifetimeInputs& inputs = fleet->inputs();
-  const double node_chips = inputs.serving.chip.node_chips;
   // Whole nodes from one up: a size too small for any N drops out in setup_at_size, one too
   // small for the question's N comes back infeasible and is counted, not chosen.
   std::vector<QuestionSetup> sizes;
-  for (double nodes = 1.0; nodes <= inputs.serving.max_replica_nodes; nodes += 1.0) {
-    if (auto at_size = setup_at_size(setup, inputs, nodes * node_chips)) {
-      sizes.push_back(std::move(*at_size));
-    }
+  for (const double chips : whole_node_replica_sizes(inputs.serving)) {
+    if (auto at_size = setup_at_size(setup, inputs, chips)) sizes.push_back(std::move(*at_size));
   }
   // The largest size's reason for a rejected answer is the one a user acts on (it is the
   // replica that comes closest to a latency target), and a rejection that is not infeasibility

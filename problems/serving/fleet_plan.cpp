@@ -181,6 +181,14 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   return fleet;
 }
 
+std::vector<double> whole_node_replica_sizes(const ServingSetup& setup) {
+  std::vector<double> sizes;
+  for (double nodes = 1.0; nodes <= setup.max_replica_nodes; nodes += 1.0) {
+    sizes.push_back(nodes * setup.chip.node_chips);
+  }
+  return sizes;
+}
+
 ServingPlan cheapest_replica_plan(const Architecture& model, const ServingSetup& setup,
                                   double context_tokens, std::string_view prefix, double& chips) {
   ServingSetup elastic = setup;

@@ -28,6 +28,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/serving_setup.hpp"
@@ -75,6 +76,10 @@ struct FleetPlan {
 // size's reason); a plan that did not converge comes back with its status.
 FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
                      const FleetDemand& demand, double context_tokens, std::string_view prefix);
+
+// Every size a chosen replica may take, in chips, smallest first: 1 to
+// setup.max_replica_nodes whole nodes of setup.chip (some may not hold a given model).
+std::vector<double> whole_node_replica_sizes(const ServingSetup& setup);
 
 // The cheapest replica per output token for `model` at `context_tokens` (the rule of
 // plan_fleet with an elastic demand of output tokens only): RL rollouts, which run in a
