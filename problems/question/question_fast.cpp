@@ -1,18 +1,27 @@
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/costmodel/law_reach.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
+#include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/replica_floor.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
+#include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/fast_path.hpp"
+#include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/answer_fields.hpp"
+#include "scaleopt/problems/question/question_replica_choice.hpp"
+#include "scaleopt/problems/serving/fleet_plan.hpp"
 
 namespace scaleopt {
 namespace {
@@ -119,11 +128,146 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   return light_answer(setup, plan, path, fleet_with_exactness(setup, plan.params));
 }
 
-// The accelerator's plan for the setup's optimum and the fleet at it.
+// The accelerator's plan for the setup's optimum, the fleet at it, and what the solve message
+// adds (a floor that binds, the sizes a chosen replica took).
 struct FastOptimum {
   NewtonPlan plan;
   FleetAt at;
+  std::string note;
 };
+
+std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOptions& options);
+
+// One replica's chip-hours over the serving duration when the setup's fleet pays for them: a
+// replica given, roofline-priced, with a duration and not elastic (the closed form is then a
+// lower bound).
+std::optional<double> floor_chip_hours(const QuestionSetup& setup) {
+  const ServingFleet* fleet = setup.model.fleet.get();
+  if (fleet == nullptr || !setup.model.closed_form_lower_bound || chooses_replica(setup)) {
+    return std::nullopt;
+  }
+  const LifetimeInputs& inputs = fleet->inputs();
+  if (!inputs.demand.duration_seconds) return std::nullopt;
+  return inputs.serving.chips * *inputs.demand.duration_seconds / kSecondsPerHour;
+}
+
+// Whether the fleet at N pays what the floored form says: the larger of the floor and the
+// closed form's chip-hours (to 1e-9, as closed_form_exact_given).
+bool floored_form_exact(const QuestionSetup& setup, const FleetAt& at, double floor_hours) {
+  if (!at.fleet || at.fleet->plan.status != Status::converged) return false;
+  const double closed = std::max(
+      floor_hours, roofline_lifetime_cost(setup.model, at.params, 0.0).inference.gpu_hours);
+  return std::fabs(at.fleet->chip_hours - closed) <= 1e-9 * closed;
+}
+
+// A replica given whose floor binds at the closed form's optimum `unfloored`: the floored
+// problem's answer (problems/lifecycle/accelerators/replica_floor.hpp), held to the fleet.
+std::optional<FastOptimum> floored_optimum(const QuestionSetup& setup, const SolverOptions& options,
+                                           double floor_hours, const NewtonPlan& unfloored) {
+  const LossLaw& law = setup.law();
+  NewtonPlan plan = minimises_loss(setup.kind)
+                        ? max_quality_at_budget_floored(law, setup.model, setup.unit, setup.budget,
+                                                        setup.min_params, floor_hours, unfloored)
+                        : min_cost_at_loss_floored(law, setup.target_loss, setup.model, setup.unit,
+                                                   floor_hours, unfloored);
+  accept_if_verified(plan, options);
+  if (plan.use_general || plan.status == Status::not_converged) return std::nullopt;
+  FastOptimum optimum{plan,
+                      {},
+                      "; one replica's floor binds (the fleet is paid for a replica "
+                      "all the serving time)"};
+  if (plan.status == Status::converged) {
+    optimum.at = fleet_with_exactness(setup, plan.params);
+    if (!floored_form_exact(setup, optimum.at, floor_hours)) return std::nullopt;
+  }
+  return optimum;
+}
+
+// What the question minimises at a converged plan of `setup`: the cost in its unit or the loss.
+double objective_of(const QuestionSetup& setup, const FastOptimum& optimum) {
+  const double n = optimum.plan.params, d = optimum.plan.pretrain_tokens;
+  if (minimises_loss(setup.kind)) return setup.law().loss(n, d);
+  return in_unit(setup.unit, cost_of(setup.model, optimum.at, d).total());
+}
+
+// A chosen replica whose floor binds at the closed form's optimum: every whole-node size given
+// in turn (setup_at_replica_size) and answered by the fast path, the best kept as
+// solve_question_plan keeps NLopt's (ties to 1e-9 to the smallest). A size whose one replica
+// alone, with the cheapest pretraining and RL that reach the target, costs at least the best so
+// far is skipped, as its answer cannot win. Any size the fast path declines sends the question
+// to NLopt.
+std::optional<FastOptimum> best_size_optimum(const QuestionSetup& setup,
+                                             const SolverOptions& options) {
+  const LifetimeInputs& inputs = setup.model.fleet->inputs();
+  if (!inputs.demand.duration_seconds || setup.unit == CostUnit::flops) return std::nullopt;
+  const RooflinePricing& pricing = *setup.model.closed_form();
+  const double price = setup.unit == CostUnit::usd ? pricing.usd_per_chip_hour : 1.0;
+  // The floor's own piece at the largest size: serving free, RL priced (a lower bound of every
+  // size's pretraining and RL at the target).
+  double floor_free = 0.0;
+  if (!minimises_loss(setup.kind)) {
+    const RooflinePricing alone = rl_alone(pricing);
+    const NewtonPlan free =
+        min_cost_at_loss_roofline(setup.law(), setup.target_loss, setup.model, setup.unit, alone);
+    if (free.status == Status::converged && !free.use_general) {
+      floor_free = in_unit(setup.unit, setup.model.pretraining(free.params, free.pretrain_tokens)) +
+                   serving_cost(alone, setup.unit, setup.model.rl_tokens, free.params,
+                                piece_at(alone, free.params))
+                       .value;
+    }
+  }
+  const std::vector<double> sizes = whole_node_replica_sizes(inputs.serving);
+  struct SizeAnswer {
+    bool converged = false;
+    bool declined = false;
+    double objective = 0.0;
+    FastOptimum optimum;
+  };
+  bool declined = false;
+  std::optional<double> best;
+  std::size_t solved = 0;
+  const DiscreteChoice<SizeAnswer> choice = choose_among(
+      std::span<const double>(sizes),
+      [&](double chips) {
+        SizeAnswer answer;
+        const double floor_usd = chips * *inputs.demand.duration_seconds / kSecondsPerHour * price;
+        if (declined || (best && (minimises_loss(setup.kind) ? floor_usd >= setup.budget
+                                                             : floor_free + floor_usd >= *best))) {
+          return answer;  // cannot win (or the question has gone to NLopt)
+        }
+        const std::optional<QuestionSetup> at_size = setup_at_replica_size(setup, chips);
+        if (!at_size) return answer;
+        const std::optional<FastOptimum> sized = fast_plan(*at_size, options);
+        ++solved;
+        if (!sized) {
+          declined = true;
+          return answer;
+        }
+        if (sized->plan.status != Status::converged) return answer;  // infeasible at this size
+        answer.converged = true;
+        answer.objective = objective_of(*at_size, *sized);
+        answer.optimum = *sized;
+        if (!best || answer.objective < *best) best = answer.objective;
+        return answer;
+      },
+      [](const SizeAnswer& answer) { return answer.converged; },
+      [](const SizeAnswer& answer) { return answer.objective; });
+  if (declined) return std::nullopt;
+  if (!choice.chosen) {
+    // No size answers: NLopt says why in the largest size's terms.
+    return std::nullopt;
+  }
+  FastOptimum optimum = choice.answer.optimum;
+  // The answer's fleet is the question's: its choice at N must be the size that won.
+  optimum.at = fleet_with_exactness(setup, optimum.plan.params);
+  if (!optimum.at.fleet || optimum.at.fleet->replica_chips != sizes[*choice.chosen]) {
+    return std::nullopt;
+  }
+  optimum.note = "; replica chosen among " + std::to_string(sizes.size()) +
+                 " whole-node sizes (one replica's floor binds; " + std::to_string(solved) +
+                 " solved, the rest cannot win)";
+  return optimum;
+}
 
 // The accelerator's plan for the setup's optimum, or nullopt when NLopt must answer.
 std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOptions& options) {
@@ -152,17 +296,25 @@ std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOpt
   accept_if_verified(plan, options);
   if (plan.use_general || (roofline && plan.status == Status::not_converged)) return std::nullopt;
   // The closed form minimised a lower bound of the fleet's cost (no floor of one replica): its
-  // optimum is the fleet's only where the two agree (problems/serving/fleet_plan.hpp).
-  FastOptimum optimum{plan, {}};
+  // optimum is the fleet's only where the two agree (problems/serving/fleet_plan.hpp). Where
+  // one replica's floor binds, the floored problem answers, for the given replica or for each
+  // size of a chosen one.
+  FastOptimum optimum{plan, {}, {}};
   if (plan.status == Status::converged) {
     optimum.at = fleet_with_exactness(setup, plan.params);
-    if (roofline && !optimum.at.closed_form_exact) return std::nullopt;
+    if (roofline && !optimum.at.closed_form_exact) {
+      if (chooses_replica(setup)) return best_size_optimum(setup, options);
+      const std::optional<double> floor = floor_chip_hours(setup);
+      if (!floor || !optimum.at.fleet || !optimum.at.fleet->demand_bound) return std::nullopt;
+      return floored_optimum(setup, options, *floor, plan);
+    }
   }
   return optimum;
 }
 
 // The full plan of an accelerator's answer: costs, loss, and how it was found.
-LifetimePlan full_plan(const QuestionSetup& setup, const NewtonPlan& newton) {
+LifetimePlan full_plan(const QuestionSetup& setup, const NewtonPlan& newton,
+                       const std::string& note) {
   LifetimePlan plan;
   plan.unit = setup.unit;
   plan.rl_tokens = setup.model.rl_tokens;
@@ -194,7 +346,7 @@ LifetimePlan full_plan(const QuestionSetup& setup, const NewtonPlan& newton) {
   message.precision(2);
   message << "converged (1-D Newton on the reduction, " << newton.iterations
           << " iterations; KKT residual " << newton.kkt_residual << ", constraint violation "
-          << newton.constraint_violation << ")";
+          << newton.constraint_violation << ")" << note;
   plan.solve.message = message.str();
   return plan;
 }
@@ -266,7 +418,7 @@ std::optional<QuestionSolution> solve_question_fast_solution(const QuestionSetup
   QuestionSolution solution;
   solution.kind = setup.kind;
   solution.unit = setup.unit;
-  const LifetimePlan plan = full_plan(setup, found->plan);
+  const LifetimePlan plan = full_plan(setup, found->plan, found->note);
   if (setup.kind == ProblemKind::equal_cost) {
     const LifetimePlan heuristic = heuristic_plan(setup);
     solution.target_loss = setup.target_loss;

@@ -1,10 +1,12 @@
 #include "scaleopt/problems/question/question_replica_choice.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -13,10 +15,21 @@
 namespace scaleopt {
 namespace {
 
-// The setup with serving's replica given as `chips`: the inference term, the fleet, the bound
-// on N and the closed form's exactness are that size's; everything else (pretraining, RL's
-// own replica choice, the loss, the question) stays. Empty when the size cannot serve any N
-// (its HBM does not hold one sequence's KV cache).
+// A size cost priced as `priced` is, with `form` as its closed form: a size's setup prices RL
+// as the question does (the rollouts keep their own replica) and serving at the size, and
+// LifetimeCostModel::closed_form() asks one closed form of both terms.
+class WithClosedForm final : public SizeCostFunction {
+ public:
+  WithClosedForm(SizeCostTerm priced, std::shared_ptr<const RooflinePricing> form)
+      : priced_(std::move(priced)), form_(std::move(form)) {}
+  SizeCost at(double params) const override { return priced_.at(params); }
+  const RooflinePricing* closed_form() const override { return form_.get(); }
+
+ private:
+  SizeCostTerm priced_;
+  std::shared_ptr<const RooflinePricing> form_;
+};
+
 std::optional<QuestionSetup> setup_at_size(const QuestionSetup& setup, const LifetimeInputs& inputs,
                                            double chips) {
   LifetimeInputs given = inputs;
@@ -34,17 +47,39 @@ std::optional<QuestionSetup> setup_at_size(const QuestionSetup& setup, const Lif
   result.model.max_params = at_size.max_params;
   result.model.max_params_reason = at_size.max_params_reason;
   result.model.closed_form_lower_bound = at_size.closed_form_lower_bound;
+  // One closed form of the size's serving and the question's RL, for the fast path.
+  const RooflinePricing* question_form = setup.model.closed_form();
+  const RooflinePricing* size_form = at_size.closed_form();
+  if (question_form != nullptr && size_form != nullptr) {
+    auto form = std::make_shared<RooflinePricing>(*size_form);
+    form->rl = question_form->rl;
+    form->rl_chip_hours_per_second = question_form->rl_chip_hours_per_second;
+    auto fleet = std::make_shared<const ServingFleet>(
+        std::make_shared<const LifetimeInputs>(std::move(given)), form);
+    result.model.inference = SizeCostTerm::of(fleet);
+    result.model.fleet = fleet;
+    result.model.rl_per_token =
+        SizeCostTerm::of(std::make_shared<const WithClosedForm>(setup.model.rl_per_token, form));
+  }
   return result;
 }
 
 }  // namespace
 
-LifetimePlan solve_question_plan(const QuestionSetup& setup, const SolverOptions& options) {
+std::optional<QuestionSetup> setup_at_replica_size(const QuestionSetup& setup, double chips) {
   const ServingFleet* fleet = setup.model.fleet.get();
-  if (fleet == nullptr || !fleet->inputs().serving.replica_chosen) {
-    return solve_lifecycle(setup.terms(), setup.question(), options);
-  }
-  const LifetimeInputs& inputs = fleet->inputs();
+  if (fleet == nullptr) return std::nullopt;
+  return setup_at_size(setup, fleet->inputs(), chips);
+}
+
+bool chooses_replica(const QuestionSetup& setup) {
+  const ServingFleet* fleet = setup.model.fleet.get();
+  return fleet != nullptr && fleet->inputs().serving.replica_chosen;
+}
+
+LifetimePlan solve_question_plan(const QuestionSetup& setup, const SolverOptions& options) {
+  if (!chooses_replica(setup)) return solve_lifecycle(setup.terms(), setup.question(), options);
+  const LifetimeInputs& inputs = setup.model.fleet->inputs();
   // Whole nodes from one up: a size too small for any N drops out in setup_at_size, one too
   // small for the question's N comes back infeasible and is counted, not chosen.
   std::vector<QuestionSetup> sizes;

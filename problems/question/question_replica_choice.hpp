@@ -11,6 +11,8 @@
 // check, and the best converged plan kept, ties to the smallest size. RL keeps the rollouts'
 // own choice (cheapest size per output token, elastic): only serving's replica is given.
 
+#include <optional>
+
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/solver/solver_options.hpp"
@@ -20,5 +22,15 @@ namespace scaleopt {
 // The setup's plan by NLopt: solve_lifecycle on its terms and question, or, with the replica
 // chosen, the best of those solved at each size. The plan's solve message counts the sizes.
 LifetimePlan solve_question_plan(const QuestionSetup& setup, const SolverOptions& options);
+
+// Whether the setup's serving replica is chosen (inference.chips absent, roofline pricing).
+bool chooses_replica(const QuestionSetup& setup);
+
+// The setup with serving's replica given as `chips`: the inference term, the fleet, the bound
+// on N and the closed form's exactness are that size's; everything else (pretraining, RL's
+// own replica choice, the loss, the question) stays, and one closed form prices the size's
+// serving and the question's RL. Empty when the setup has no fleet or the size cannot serve
+// any N (its HBM does not hold one sequence's KV cache).
+std::optional<QuestionSetup> setup_at_replica_size(const QuestionSetup& setup, double chips);
 
 }  // namespace scaleopt

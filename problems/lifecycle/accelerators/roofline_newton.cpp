@@ -245,19 +245,22 @@ std::array<bool, 4> relevant_maxima(const RooflinePricing& p, const LifetimeCost
   return {p.output_tokens > 0.0, p.input_tokens > 0.0, rl, rl && p.rl_extra_passes > 0.0};
 }
 
-// The KKT residual from the one-sided slopes along the curve: zero when they straddle zero (a
-// corner, or a smooth minimum), else the smaller of the two residuals.
+}  // namespace
+
 double corner_residual(double left, double right, double residual_left, double residual_right) {
   if (left <= 0.0 && right >= 0.0) return 0.0;
   return std::min(residual_left, residual_right);
 }
 
-}  // namespace
-
 NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
                                      const LifetimeCostModel& model, CostUnit unit) {
+  return min_cost_at_loss_roofline(law, target_loss, model, unit, *model.closed_form());
+}
+
+NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
+                                     const LifetimeCostModel& model, CostUnit unit,
+                                     const RooflinePricing& pricing) {
   NewtonPlan plan;
-  const RooflinePricing& pricing = *model.closed_form();
   // Chinchilla's plan for the target must exist within 1e30 (as min_cost_at_loss_newton).
   const std::optional<ChinchillaAtLoss> chinchilla = chinchilla_at_loss(law, target_loss);
   if (!chinchilla) {
@@ -388,8 +391,13 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
 
 NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
                                           CostUnit unit, double budget, double min_params) {
+  return max_quality_at_budget_roofline(law, model, unit, budget, min_params, *model.closed_form());
+}
+
+NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
+                                          CostUnit unit, double budget, double min_params,
+                                          const RooflinePricing& pricing) {
   NewtonPlan plan;
-  const RooflinePricing& pricing = *model.closed_form();
   const double k = in_unit(unit, model.pretraining(1.0, 1.0));
   const double rl_tokens = model.rl_tokens;
   const std::array<bool, 4> relevant = relevant_maxima(pricing, model, unit);

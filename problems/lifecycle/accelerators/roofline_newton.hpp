@@ -30,6 +30,8 @@
 
 namespace scaleopt {
 
+struct RooflinePricing;  // problems/lifecycle/accelerators/roofline_pricing.hpp
+
 // Cheapest plan reaching `target_loss` with `model` (model.closed_form() not null) in `unit`.
 // Infeasible as min_lifetime_cost_at_loss decides it; use_general when the answer lies on a bound
 // other than the largest model the replica serves, or is not verified.
@@ -41,5 +43,19 @@ NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
 // above (and at the edges where D reaches 1 or 1e30 tokens).
 NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
                                           CostUnit unit, double budget, double min_params);
+
+// The same with serving priced by `pricing` in place of model.closed_form() (the model gives
+// pretraining, the RL tokens and the largest N): a floor's other piece
+// (problems/lifecycle/accelerators/replica_floor.hpp) prices RL alone.
+NewtonPlan min_cost_at_loss_roofline(const LossLaw& law, double target_loss,
+                                     const LifetimeCostModel& model, CostUnit unit,
+                                     const RooflinePricing& pricing);
+NewtonPlan max_quality_at_budget_roofline(const LossLaw& law, const LifetimeCostModel& model,
+                                          CostUnit unit, double budget, double min_params,
+                                          const RooflinePricing& pricing);
+
+// The KKT residual from the one-sided slopes along the curve: zero when they straddle zero (a
+// corner, or a smooth minimum), else the smaller of the two residuals.
+double corner_residual(double left, double right, double residual_left, double residual_right);
 
 }  // namespace scaleopt

@@ -180,6 +180,7 @@ RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& u
   p.input_tokens = fleet_peak * inputs.demand.input_tokens();
   p.output_tokens = fleet_peak * inputs.demand.output_tokens();
   p.chip_hours_per_second = inputs.serving.chips / kSecondsPerHour;
+  p.rl_chip_hours_per_second = p.chip_hours_per_second;
   p.usd_per_chip_hour = inputs.serving.price_per_chip_hour("inference");
   p.rl_extra_passes = inputs.rl.extra_forward_passes;
   p.rl_trained_hours_per_param = 6.0 * inputs.rl.trained_fraction * rl_train_hours_per_flop;
@@ -206,22 +207,21 @@ struct PieceValues {
 // Seconds of the demand and of the rollouts' generation and extra passes, in `unit`.
 ServingCost cost_of(const RooflinePricing& p, CostUnit unit, double rl_tokens, double n,
                     const PieceValues& v) {
-  ServingCost seconds{p.output_tokens * v.out.value + p.input_tokens * v.in.value,
-                      p.output_tokens * v.out.d1 + p.input_tokens * v.in.d1,
-                      p.output_tokens * v.out.d2 + p.input_tokens * v.in.d2};
-  double trained = 0.0;  // hours, linear in N
+  const double price = unit == CostUnit::usd ? p.usd_per_chip_hour : 1.0;
+  const double scale = p.chip_hours_per_second * price;
+  ServingCost cost{(p.output_tokens * v.out.value + p.input_tokens * v.in.value) * scale,
+                   (p.output_tokens * v.out.d1 + p.input_tokens * v.in.d1) * scale,
+                   (p.output_tokens * v.out.d2 + p.input_tokens * v.in.d2) * scale};
   if (rl_tokens > 0.0) {
     const double e = p.rl_extra_passes;
-    seconds.value += rl_tokens * (v.rl_out.value + e * v.rl_in.value);
-    seconds.d1 += rl_tokens * (v.rl_out.d1 + e * v.rl_in.d1);
-    seconds.d2 += rl_tokens * (v.rl_out.d2 + e * v.rl_in.d2);
-    trained = rl_tokens * p.rl_trained_hours_per_param * n;
+    const double rl_scale = rl_tokens * p.rl_chip_hours_per_second * price;
+    const double trained_price = unit == CostUnit::usd ? p.rl_trained_usd_per_hour : 1.0;
+    const double linear = rl_tokens * p.rl_trained_hours_per_param * n * trained_price;
+    cost.value += (v.rl_out.value + e * v.rl_in.value) * rl_scale + linear;
+    cost.d1 += (v.rl_out.d1 + e * v.rl_in.d1) * rl_scale + linear;
+    cost.d2 += (v.rl_out.d2 + e * v.rl_in.d2) * rl_scale + linear;
   }
-  const double to_hours = p.chip_hours_per_second;
-  const double price = unit == CostUnit::usd ? p.usd_per_chip_hour : 1.0;
-  const double trained_price = unit == CostUnit::usd ? p.rl_trained_usd_per_hour : 1.0;
-  const double scale = to_hours * price, linear = trained * trained_price;
-  return {seconds.value * scale + linear, seconds.d1 * scale + linear, seconds.d2 * scale + linear};
+  return cost;
 }
 
 ServingCost flops_cost(const RooflinePricing& p, double rl_tokens, double n) {
@@ -274,8 +274,9 @@ LifetimeCost roofline_lifetime_cost(const LifetimeCostModel& model, double param
   const double hours = in * p.input_tokens + out * p.output_tokens;
   cost.inference = {model.inference_flops_per_param * params, hours, hours * price};
   if (model.rl_tokens > 0.0) {
-    const double rl_out = max_value(p.rl.output, piece[2], params).value * to_hours;
-    const double rl_in = max_value(p.rl.input, piece[3], params).value * to_hours;
+    const double rl_to_hours = p.rl_chip_hours_per_second;
+    const double rl_out = max_value(p.rl.output, piece[2], params).value * rl_to_hours;
+    const double rl_in = max_value(p.rl.input, piece[3], params).value * rl_to_hours;
     const double trained = p.rl_trained_hours_per_param * params;
     const double t = model.rl_tokens;
     cost.rl = {

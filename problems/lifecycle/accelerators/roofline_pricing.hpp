@@ -92,8 +92,12 @@ struct RooflinePricing {
   ContextPricing inference;  // at the serving context
   ContextPricing rl;         // at the RL context
   double input_tokens = 0.0, output_tokens = 0.0;
-  double chip_hours_per_second = 0.0;  // chips of the replica / 3600
-  double usd_per_chip_hour = 0.0;      // serving price
+  double chip_hours_per_second = 0.0;  // chips of the serving replica / 3600
+  // Chips of the rollouts' replica / 3600: the serving replica's, except where a setup gives
+  // serving a size of its own (the chosen replica's sizes, problems/question/
+  // question_replica_choice.hpp) and RL keeps its own choice.
+  double rl_chip_hours_per_second = 0.0;
+  double usd_per_chip_hour = 0.0;  // serving price
   // Per rollout token: extra forward passes (input-token costs) and the trained part, linear
   // in N: hours per parameter and its price.
   double rl_extra_passes = 0.0;
