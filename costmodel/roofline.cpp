@@ -83,15 +83,19 @@ double prompt_traffic_bytes(const Roofline& r, double prompt_tokens) {
 
 }  // namespace
 
+void set_replica_chips(Roofline& r, const ServingSetup& setup, double chips) {
+  r.chips = chips;
+  r.peak_flop_per_second = chips * setup.chip.peak_flop_per_second(setup.precision);
+  r.flop_per_second = r.peak_flop_per_second * setup.compute_efficiency;
+  r.bytes_per_second = chips * setup.chip.hbm_bytes_per_second * setup.bandwidth_efficiency;
+  r.hbm_bytes = chips * setup.chip.hbm_bytes;
+}
+
 Roofline make_roofline(const Architecture& architecture, const ServingSetup& setup,
                        std::string_view prefix) {
   setup.validate(prefix);
   Roofline r;
-  r.chips = setup.chips;
-  r.peak_flop_per_second = setup.chips * setup.chip.peak_flop_per_second(setup.precision);
-  r.flop_per_second = r.peak_flop_per_second * setup.compute_efficiency;
-  r.bytes_per_second = setup.chips * setup.chip.hbm_bytes_per_second * setup.bandwidth_efficiency;
-  r.hbm_bytes = setup.chips * setup.chip.hbm_bytes;
+  set_replica_chips(r, setup, setup.chips);
   r.usd_per_chip_hour = setup.price_per_chip_hour(prefix);
   r.total_params = architecture.total_param_count();
   r.active_params = architecture.active_param_count();

@@ -60,6 +60,11 @@ struct Roofline {
 Roofline make_roofline(const Architecture& architecture, const ServingSetup& setup,
                        std::string_view prefix);
 
+// The replica's figures that scale with its chips (FLOP/s, HBM bandwidth and capacity), set for
+// `chips` of setup.chip as make_roofline sets them: a caller trying replica sizes rebuilds
+// nothing else (the attention layers, the weights).
+void set_replica_chips(Roofline& r, const ServingSetup& setup, double chips);
+
 // One decode step of `batch` sequences, each with `context_tokens` cached tokens.
 struct DecodeStep {
   double batch = 0.0;

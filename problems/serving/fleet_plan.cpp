@@ -19,12 +19,11 @@ namespace {
 // the size, and the sizes' batches agree only to the root finder's tolerance.
 constexpr double kTieRelative = 1e-9;
 
-// The fewest chips, in whole nodes, whose HBM holds the weights and one sequence's KV cache.
-double fewest_replica_chips(const Architecture& model, const ServingSetup& setup,
+// The fewest chips, in whole nodes, whose HBM holds the weights and one sequence's KV cache;
+// `one_node` is the model's roofline on one node.
+double fewest_replica_chips(const Roofline& one_node, const ServingSetup& setup,
                             double context_tokens, std::string_view prefix) {
-  ServingSetup node = setup;
-  node.chips = setup.chip.node_chips;
-  const Roofline one_node = make_roofline(model, node, prefix);
+  const double node_chips = setup.chip.node_chips;
   const double needed = hbm_bytes_needed(one_node, 1.0, context_tokens);
   const double nodes = std::max(1.0, std::ceil(needed / one_node.hbm_bytes));
   if (nodes > setup.max_replica_nodes) {
@@ -33,33 +32,32 @@ double fewest_replica_chips(const Architecture& model, const ServingSetup& setup
         "the weights and one sequence's KV cache at context " +
             format_quantity(context_tokens, Unit::count, 4) + " need " +
             format_quantity(needed, Unit::bytes) + ", " + format_quantity(nodes, Unit::number, 6) +
-            " nodes of " + format_quantity(node.chips, Unit::number, 6) + " x " + setup.chip.id +
+            " nodes of " + format_quantity(node_chips, Unit::number, 6) + " x " + setup.chip.id +
             ", above the cap of " + format_quantity(setup.max_replica_nodes, Unit::number, 6) +
             "; raise the cap, give inference.chips, or use a lower precision");
   }
-  return nodes * node.chips;
+  return nodes * node_chips;
 }
 
 // One size's elastic price of the demand and what the fleet pays for it.
 struct SizePriced {
   double chips = 0.0;
-  Roofline roofline;
   ServingPlan plan;
   double busy_hours = 0.0, d_busy_hours = 0.0;  // E and dE / d ln N
   double floor_hours = 0.0;                     // one replica for the duration (0: elastic)
   double paid_hours = 0.0;
 };
 
-SizePriced price_size(const Architecture& model, const ServingSetup& setup, double chips,
+// `roofline` is the model's, resized here to `chips` (only the chip-proportional figures
+// change from size to size: nothing else is rebuilt).
+SizePriced price_size(Roofline& roofline, const ServingSetup& setup, double chips,
                       const FleetDemand& demand, double context_tokens, std::string_view prefix) {
   SizePriced s;
   s.chips = chips;
-  ServingSetup sized = setup;
-  sized.chips = chips;
-  s.roofline = make_roofline(model, sized, prefix);
-  s.plan = plan_serving(s.roofline, sized, context_tokens, prefix);
+  set_replica_chips(roofline, setup, chips);
+  s.plan = plan_serving(roofline, setup, context_tokens, prefix);
   if (s.plan.status != Status::converged) return s;
-  const ServingPlanSlopes slopes = log_slopes_in_params(s.roofline, s.plan);
+  const ServingPlanSlopes slopes = log_slopes_in_params(roofline, s.plan);
   const double in = demand.input_tokens * s.plan.input_token.chip_hours;
   const double out = demand.output_tokens * s.plan.output_token.chip_hours;
   s.busy_hours = in + out;
@@ -94,8 +92,18 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   FleetPlan fleet;
   fleet.replica_chosen = setup.replica_chosen;
   const double node = setup.chip.node_chips;
+  // The model's roofline, built once: on one node when the size is chosen (it finds the fewest
+  // nodes), else on the replica given.
+  Roofline roofline;
+  if (setup.replica_chosen) {
+    ServingSetup one_node = setup;
+    one_node.chips = node;
+    roofline = make_roofline(model, one_node, prefix);
+  } else {
+    roofline = make_roofline(model, setup, prefix);
+  }
   const double first = setup.replica_chosen
-                           ? fewest_replica_chips(model, setup, context_tokens, prefix)
+                           ? fewest_replica_chips(roofline, setup, context_tokens, prefix)
                            : setup.chips;
   const double last = setup.replica_chosen ? setup.max_replica_nodes * node : setup.chips;
   SizePriced best;
@@ -113,7 +121,7 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
     ++fleet.sizes_tried;
     SizePriced size;
     try {
-      size = price_size(model, setup, chips, demand, context_tokens, prefix);
+      size = price_size(roofline, setup, chips, demand, context_tokens, prefix);
     } catch (const InputError& e) {
       // A size too small for a latency target: a larger one may meet it.
       if (!setup.replica_chosen) throw;
@@ -175,8 +183,9 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
       fleet.demand_bound ? 0.0 : setup.peak_to_mean * best.d_busy_hours;
   if (fleet.demand_bound && best.plan.bound != BatchBound::given) {
     const double peak_output_per_second = setup.peak_to_mean * demand.output_tokens / seconds;
+    set_replica_chips(roofline, setup, best.chips);
     fleet.batch =
-        demand_filled_batch(best.roofline, context_tokens, best.plan.batch, peak_output_per_second);
+        demand_filled_batch(roofline, context_tokens, best.plan.batch, peak_output_per_second);
   }
   return fleet;
 }
