@@ -11,6 +11,7 @@
 #include "scaleopt/problems/at_budget/quality_at_budget.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle/discrete_choice.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -418,11 +419,9 @@ struct GivenSizeReference {
   double replica_chips = 0.0;
 };
 
-double plan_objective_of(const LifetimePlan& plan, bool at_loss, CostUnit unit) {
-  return at_loss ? in_unit(unit, plan.cost.total()) : plan.loss;
-}
-
-GivenSizeReference best_given_size(const StressInstance& instance, bool at_loss, CostUnit unit) {
+GivenSizeReference best_given_size(const StressInstance& instance, CostUnit unit,
+                                   LifecycleObjective objective) {
+  const bool at_loss = objective == LifecycleObjective::cost;
   const ServingSetup& serving = instance.inputs.serving;
   const ProblemSpec& spec = instance.problem;
   GivenSizeReference best;
@@ -445,8 +444,8 @@ GivenSizeReference best_given_size(const StressInstance& instance, bool at_loss,
       continue;
     }
     if (!plan.solve.converged()) continue;
-    const double objective = plan_objective_of(plan, at_loss, unit);
-    if (objective < best.objective) best = {plan, objective, given.serving.chips};
+    const double value = plan_objective(plan, objective);
+    if (value < best.objective) best = {plan, value, given.serving.chips};
   }
   return best;
 }
@@ -458,7 +457,8 @@ StressCheck check_fleet(const StressInstance& instance, const StressCheckOptions
   const LifetimeCostModel& model = setup.model;
   const bool at_loss = !minimises_loss(setup.kind);
   const QuestionSolution solution = solve_question(setup, options.solver);
-  const GivenSizeReference reference = best_given_size(instance, at_loss, unit);
+  const LifecycleObjective objective = setup.question().objective;
+  const GivenSizeReference reference = best_given_size(instance, unit, objective);
   // Feasibility on its own, as the fixed-size classes decide it: a reachable target the largest
   // replica serves, or a budget that pays for the smallest model on the cheapest size.
   bool feasible = false;
@@ -486,13 +486,13 @@ StressCheck check_fleet(const StressInstance& instance, const StressCheckOptions
   if (check.outcome == StressOutcome::disagreed && solution.answer.plan.solve.converged()) {
     // Two sizes within a hair of each other may put the optimum at different N: the answer
     // agrees when its objective is the best size's (1e-9 relative, the fleet's tie rule).
-    const double objective = plan_objective_of(solution.answer.plan, at_loss, unit);
-    if (std::fabs(objective / reference.objective - 1.0) <= 1e-9) {
+    const double answer_objective = plan_objective(solution.answer.plan, objective);
+    if (std::fabs(answer_objective / reference.objective - 1.0) <= 1e-9) {
       check = {StressOutcome::agreed, 0.0, ""};
     } else {
       std::ostringstream message;
       message.precision(17);
-      message << check.message << "; objective " << objective << " against the best size's "
+      message << check.message << "; objective " << answer_objective << " against the best size's "
               << reference.objective << " (" << reference.replica_chips << " chips; NLopt's "
               << (solution.answer.fleet ? solution.answer.fleet->replica_chips : 0.0) << ")";
       check.message = message.str();
