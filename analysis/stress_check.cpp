@@ -17,6 +17,7 @@
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
 #include "scaleopt/problems/question/question_setup.hpp"
+#include "scaleopt/problems/serving/fleet_plan.hpp"
 #include "scaleopt/solver/high_precision.hpp"
 #include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/minimize.hpp"
@@ -422,15 +423,14 @@ struct GivenSizeReference {
 GivenSizeReference best_given_size(const StressInstance& instance, CostUnit unit,
                                    LifecycleObjective objective) {
   const bool at_loss = objective == LifecycleObjective::cost;
-  const ServingSetup& serving = instance.inputs.serving;
   const ProblemSpec& spec = instance.problem;
   GivenSizeReference best;
   best.plan.solve.status = Status::infeasible;
   best.plan.solve.message = "no replica size answers the question";
-  for (double nodes = 1.0; nodes <= serving.max_replica_nodes; nodes += 1.0) {
+  for (const double chips : whole_node_replica_sizes(instance.inputs.serving)) {
     LifetimeInputs given = instance.inputs;
     given.serving.replica_chosen = false;
-    given.serving.chips = nodes * serving.chip.node_chips;
+    given.serving.chips = chips;
     LifetimePlan plan;
     try {
       const QuestionSetup setup = question_setup(given, instance.law, spec);
