@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "cli_runner.hpp"
+#include "llama3_70b_h100_scenario.hpp"
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
@@ -198,25 +199,7 @@ TEST_CASE("a fleet is sized for the peak and paid for the duration, at least one
 
 TEST_CASE("lifetime questions choose the replica without inference.chips and say so",
           "[fleet][cli]") {
-  const std::string text = R"(
-[law]
-preset = "epoch2024"
-[architecture]
-preset = "llama3-70b"
-[training]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-[inference]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-context = "2K"
-rate = "1M/s"
-duration = "18mo"
-output_fraction = 0.3
-[problem]
-kind = "min-lifetime-cost"
-target_params = 7e10
-)";
+  const std::string text = llama3_70b_h100_scenario();
   const Scenario chosen = load_scenario_text(text, "chosen.toml");
   CHECK(chosen.serving.replica_chosen);
   const QuestionSetup setup = question_setup(chosen, *chosen.law, chosen.problem);
@@ -252,27 +235,9 @@ TEST_CASE("a latency target no replica size meets leaves the question infeasible
   // H100 nodes (26.8 or 53.6 TB/s) reads at most 2.7 or 5.4 GB of weights per decode step:
   // models of a few billion parameters, whose loss at any data lies above the target (the
   // parameter term alone, A / N^alpha, exceeds the 70B optimum's whole reducible loss).
-  const std::string text = R"(
-[law]
-preset = "epoch2024"
-[architecture]
-preset = "llama3-70b"
-[training]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-[inference]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-context = "2K"
-rate = "1M/s"
-duration = "18mo"
-output_fraction = 0.3
-latency_per_token = "0.1ms"
+  const std::string text = llama3_70b_h100_scenario(R"(latency_per_token = "0.1ms"
 max_replica_nodes = 2
-[problem]
-kind = "min-lifetime-cost"
-target_params = 7e10
-)";
+)");
   // Each size given in turn: infeasible on its own.
   for (const std::string chips : {"8", "16"}) {
     const Scenario given = load_scenario_text(text, "given.toml", {"inference.chips=" + chips});

@@ -7,44 +7,14 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "input_rows.hpp"
+#include "llama3_70b_h100_scenario.hpp"
 #include "temp_file.hpp"
 
-namespace {
-
-// Llama 3 70B's shape on H100s serving 1M tokens/s for 18 months, roofline-priced: inference
-// is a large share of the life, so the optimum's N moves with the serving price.
-const char* kScenario = R"(
-[law]
-preset = "epoch2024"
-[architecture]
-preset = "llama3-70b"
-[training]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-[inference]
-hardware = "h100-sxm"
-usd_per_chip_hour = 2.0
-pricing = "roofline"
-context = "2K"
-rate = "1M/s"
-duration = "18mo"
-output_fraction = 0.3
-[problem]
-kind = "min-lifetime-cost"
-target_params = 7e10
-)";
-
-const nlohmann::json* held_row_of(const nlohmann::json& rows, const std::string& input) {
-  for (const auto& row : rows) {
-    if (row["input"] == input) return &row;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 TEST_CASE("sensitivity holds a chosen replica size and says so", "[sensitivity][fleet][cli]") {
-  const TempFile scenario("chosen_replica_sensitivity.toml", kScenario);
+  // Roofline-priced, so the optimum's N moves with the serving price.
+  const TempFile scenario("chosen_replica_sensitivity.toml",
+                          llama3_70b_h100_scenario("pricing = \"roofline\"\n"));
   const CliRun solved = run_cli({"solve", scenario.path(), "--json"});
   INFO(solved.err);
   REQUIRE(solved.status == 0);
@@ -56,7 +26,7 @@ TEST_CASE("sensitivity holds a chosen replica size and says so", "[sensitivity][
   REQUIRE(run.status == 0);
   const auto j = run.json();
   CHECK(j["replica_chips_held"].get<double>() == chips);
-  const auto* row = held_row_of(j["elasticities"], "inference.usd_per_chip_hour");
+  const auto* row = input_row(j["elasticities"], "inference.usd_per_chip_hour");
   REQUIRE(row);
 
   // d ln N / d ln p by two solves of our own at p (1 -+ h), the size given where it was

@@ -6,17 +6,7 @@
 
 #include "cli_runner.hpp"
 #include "example_path.hpp"
-
-namespace {
-
-const nlohmann::json* row_of(const nlohmann::json& rows, const std::string& input) {
-  for (const auto& row : rows) {
-    if (row["input"] == input) return &row;
-  }
-  return nullptr;
-}
-
-}  // namespace
+#include "input_rows.hpp"
 
 TEST_CASE("sensitivity --inputs and --exclude choose the inputs by name or glob", "[sensitivity]") {
   const std::string scenario = example("frontier_derived.toml");
@@ -30,8 +20,8 @@ TEST_CASE("sensitivity --inputs and --exclude choose the inputs by name or glob"
     const std::string input = row["input"];
     CHECK((input.starts_with("inference.") || input == "training.mfu"));
   }
-  CHECK(row_of(j["elasticities"], "inference.chips"));
-  CHECK(row_of(j["tornado"], "training.mfu"));
+  CHECK(input_row(j["elasticities"], "inference.chips"));
+  CHECK(input_row(j["tornado"], "training.mfu"));
 
   // Repeated flags add up; --exclude takes globs too.
   const CliRun excluded = run_cli(
@@ -72,7 +62,7 @@ TEST_CASE("sensitivity moves whole numbers by whole steps", "[sensitivity]") {
   INFO(run.err);
   REQUIRE(run.status == 0);
   const auto j = run.json();
-  const auto* row = row_of(j["tornado"], "inference.chips");
+  const auto* row = input_row(j["tornado"], "inference.chips");
   REQUIRE(row);
   CHECK((*row)["whole_number"] == true);
   CHECK((*row)["low_value"].get<double>() == 70.0);
@@ -90,7 +80,7 @@ TEST_CASE("sensitivity moves whole numbers by whole steps", "[sensitivity]") {
 
   // The elasticity: a secant over 87 and 89 chips, against two solves of our own. Two chips
   // move ln(cost) by ~6e-4, so the solves' 1e-9 agreement leaves ~3e-6 on the secant: 1e-5.
-  const auto* e = row_of(j["elasticities"], "inference.chips");
+  const auto* e = input_row(j["elasticities"], "inference.chips");
   REQUIRE(e);
   CHECK((*e)["stencil"] == "whole steps");
   const double secant =
