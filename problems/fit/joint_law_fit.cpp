@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "scaleopt/costmodel/input_error.hpp"
-#include "scaleopt/problems/fit/bootstrap_resample.hpp"
 #include "scaleopt/problems/fit/huber_lse_objective.hpp"
-#include "scaleopt/problems/fit/sample_statistics.hpp"
 #include "scaleopt/solver/limits.hpp"
 #include "scaleopt/solver/parallel_for.hpp"
 
@@ -314,43 +313,21 @@ JointBootstrapResult bootstrap_joint_law(std::span<const TrainingRun> runs,
   const std::vector<JointLogCoefficients> warm_start{fit.x};
   JointFitOptions refit_options = fit_options;
   refit_options.threads = 1;  // the replicates run in parallel, each refit on one thread
-  struct Replicate {
-    std::array<double, kJointFitVariables> values{};
-    bool converged = false;
-  };
-  std::vector<Replicate> replicates(static_cast<std::size_t>(options.replicates));
-  parallel_for(replicates.size(), fit_options.threads, [&](std::size_t r) {
-    std::mt19937_64 generator = replicate_generator(options.seed, r);
-    const std::vector<unsigned> counts = resample_counts(runs.size(), generator);
-    std::vector<TrainingRun> drawn;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (counts[i] > 0) drawn.push_back(runs[i]);
-    }
-    // A resample that cannot determine the law counts as not converged (as in
-    // bootstrap_scaling_law).
-    if (!joint_identifiability_problem(drawn).empty()) return;
-    const JointFitResult refit = fit_joint_law(runs, counts, warm_start, refit_options);
-    replicates[r].values = refit.law.coefficients();
-    replicates[r].converged = refit.converged();
-  });
-  std::array<std::vector<double>, kJointFitVariables> columns;
+  const ReplicateColumns replicates = bootstrap_replicates(
+      runs, options, fit_options.threads, kJointFitVariables,
+      [](std::span<const TrainingRun> drawn) { return joint_identifiability_problem(drawn); },
+      [&](std::span<const unsigned> counts) -> std::optional<std::vector<double>> {
+        const JointFitResult refit = fit_joint_law(runs, counts, warm_start, refit_options);
+        if (!refit.converged()) return std::nullopt;
+        const std::array<double, kJointFitVariables> values = refit.law.coefficients();
+        return std::vector<double>(values.begin(), values.end());
+      });
   JointBootstrapResult result;
   result.replicates = options.replicates;
+  result.converged = replicates.converged;
   result.seed = options.seed;
-  for (const Replicate& replicate : replicates) {
-    if (!replicate.converged) continue;
-    ++result.converged;
-    for (std::size_t q = 0; q < kJointFitVariables; ++q) columns[q].push_back(replicate.values[q]);
-  }
-  if (result.converged < 2) {
-    std::ostringstream message;
-    message << "bootstrap: only " << result.converged << " of " << options.replicates
-            << " refits converged; no spread can be estimated";
-    throw InputError(message.str());
-  }
   for (std::size_t q = 0; q < kJointFitVariables; ++q) {
-    result.coefficients[q] = {standard_deviation(columns[q]), quantile(columns[q], kLowerQuantile),
-                              quantile(columns[q], kUpperQuantile)};
+    result.coefficients[q] = spread_of(replicates.columns[q]);
   }
   return result;
 }

@@ -15,19 +15,47 @@ namespace {
 
 // E, A, B, alpha, beta, a, b, tokens per parameter of one replicate's fit.
 constexpr std::size_t kQuantities = 8;
-using ReplicateValues = std::array<double, kQuantities>;
 
-struct Replicate {
-  ReplicateValues values{};
-  bool converged = false;
-};
+}  // namespace
 
 Spread spread_of(std::span<const double> values) {
   return {standard_deviation(values), quantile(values, kLowerQuantile),
           quantile(values, kUpperQuantile)};
 }
 
-}  // namespace
+ReplicateColumns bootstrap_replicates(
+    std::span<const TrainingRun> runs, const BootstrapOptions& options, unsigned threads,
+    std::size_t quantities,
+    const std::function<std::string(std::span<const TrainingRun>)>& cannot_determine,
+    const std::function<std::optional<std::vector<double>>(std::span<const unsigned>)>& refit,
+    const std::function<void(std::size_t)>& progress) {
+  std::vector<std::optional<std::vector<double>>> replicates(
+      static_cast<std::size_t>(options.replicates));
+  parallel_for(replicates.size(), threads, [&](std::size_t r) {
+    std::mt19937_64 generator = replicate_generator(options.seed, r);
+    const std::vector<unsigned> counts = resample_counts(runs.size(), generator);
+    std::vector<TrainingRun> drawn;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (counts[i] > 0) drawn.push_back(runs[i]);
+    }
+    if (cannot_determine(drawn).empty()) replicates[r] = refit(counts);
+    if (progress) progress(1);
+  });
+  ReplicateColumns result;
+  result.columns.resize(quantities);
+  for (const auto& replicate : replicates) {
+    if (!replicate) continue;
+    ++result.converged;
+    for (std::size_t q = 0; q < quantities; ++q) result.columns[q].push_back((*replicate)[q]);
+  }
+  if (result.converged < 2) {
+    std::ostringstream message;
+    message << "bootstrap: only " << result.converged << " of " << options.replicates
+            << " refits converged; no spread can be estimated";
+    throw InputError(message.str());
+  }
+  return result;
+}
 
 void BootstrapOptions::validate() const {
   kBootstrapLimit.check(replicates);
@@ -56,46 +84,24 @@ BootstrapResult bootstrap_scaling_law(std::span<const TrainingRun> runs, const F
   refit_options.threads = 1;         // the replicates run in parallel, each refit on one thread
   refit_options.progress = nullptr;  // replicates are counted, not their one start each
 
-  std::vector<Replicate> replicates(static_cast<std::size_t>(options.replicates));
-  parallel_for(replicates.size(), fit_options.threads, [&](std::size_t r) {
-    std::mt19937_64 generator = replicate_generator(options.seed, r);
-    const std::vector<unsigned> counts = resample_counts(runs.size(), generator);
-    // A resample that cannot determine the law (too few distinct N or D drawn) would give an
-    // arbitrary refit: it counts as not converged and is left out of the spreads.
-    std::vector<TrainingRun> drawn;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (counts[i] > 0) drawn.push_back(runs[i]);
-    }
-    if (!identifiability_problem(drawn).empty()) {
-      replicates[r].converged = false;
-      if (progress) progress(1);
-      return;
-    }
-    const ScalingLawFitProblem problem(log_runs(runs, counts), fit_options.huber_delta);
-    const FitResult refit = fit_scaling_law(problem, warm_start, refit_options);
-    const LawImplications implied = law_implications(refit.law);
-    replicates[r].values = {refit.law.E,    refit.law.A, refit.law.B, refit.law.alpha,
-                            refit.law.beta, implied.a,   implied.b,   implied.tokens_per_param};
-    replicates[r].converged = refit.converged();
-    if (progress) progress(1);
-  });
-
-  // Columns over the converged replicates, in replicate order.
-  std::array<std::vector<double>, kQuantities> columns;
+  const ReplicateColumns replicates = bootstrap_replicates(
+      runs, options, fit_options.threads, kQuantities,
+      [](std::span<const TrainingRun> drawn) { return identifiability_problem(drawn); },
+      [&](std::span<const unsigned> counts) -> std::optional<std::vector<double>> {
+        const ScalingLawFitProblem problem(log_runs(runs, counts), fit_options.huber_delta);
+        const FitResult refit = fit_scaling_law(problem, warm_start, refit_options);
+        if (!refit.converged()) return std::nullopt;
+        const LawImplications implied = law_implications(refit.law);
+        return std::vector<double>{
+            refit.law.E,    refit.law.A, refit.law.B, refit.law.alpha,
+            refit.law.beta, implied.a,   implied.b,   implied.tokens_per_param};
+      },
+      progress);
+  const std::vector<std::vector<double>>& columns = replicates.columns;
   BootstrapResult result;
   result.replicates = options.replicates;
+  result.converged = replicates.converged;
   result.seed = options.seed;
-  for (const Replicate& replicate : replicates) {
-    if (!replicate.converged) continue;
-    ++result.converged;
-    for (std::size_t q = 0; q < kQuantities; ++q) columns[q].push_back(replicate.values[q]);
-  }
-  if (result.converged < 2) {
-    std::ostringstream message;
-    message << "bootstrap: only " << result.converged << " of " << options.replicates
-            << " refits converged; no spread can be estimated";
-    throw InputError(message.str());
-  }
   for (std::size_t i = 0; i < 5; ++i) {
     result.coefficients[i] = spread_of(columns[i]);
     for (std::size_t j = 0; j < 5; ++j)

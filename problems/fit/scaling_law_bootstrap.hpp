@@ -7,7 +7,10 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/fit/scaling_law_fit.hpp"
@@ -35,6 +38,31 @@ struct Spread {
   double lower = 0.0;           // kLowerQuantile quantile (10%)
   double upper = 0.0;           // kUpperQuantile quantile (90%)
 };
+
+// A sample's spread: its standard deviation and kLowerQuantile / kUpperQuantile quantiles.
+Spread spread_of(std::span<const double> values);
+
+// What every bootstrap of a law shares: the values of the replicates that converged, one
+// column per quantity, in replicate order.
+struct ReplicateColumns {
+  int converged = 0;
+  std::vector<std::vector<double>> columns;
+};
+
+// Runs options.replicates refits in parallel on `threads` threads (0: one per hardware
+// thread): replicate r draws the counts of `runs` from replicate_generator(options.seed, r)
+// (problems/fit/bootstrap_resample.hpp), so the result does not depend on the threads. A
+// replicate whose drawn runs cannot determine the law (`cannot_determine` of them not empty,
+// the reason) would give an arbitrary refit: it counts as not converged. Otherwise `refit(counts)`
+// gives its `quantities` values, or nothing when it did not converge. `progress`, when given,
+// is called with 1 as each replicate finishes, from any thread. Throws InputError when fewer
+// than 2 replicates converge (no spread can be estimated).
+ReplicateColumns bootstrap_replicates(
+    std::span<const TrainingRun> runs, const BootstrapOptions& options, unsigned threads,
+    std::size_t quantities,
+    const std::function<std::string(std::span<const TrainingRun>)>& cannot_determine,
+    const std::function<std::optional<std::vector<double>>(std::span<const unsigned>)>& refit,
+    const std::function<void(std::size_t)>& progress = {});
 
 struct BootstrapResult {
   int replicates = 0;  // refits run
