@@ -35,22 +35,22 @@ std::string describe_law(const LossLaw& law) {
   return s.str();
 }
 
+Json fitted_range_json(const FittedRange& range) {
+  Json json{{"min_params", optional_or_null(range.min_params)},
+            {"max_params", optional_or_null(range.max_params)},
+            {"min_tokens", optional_or_null(range.min_tokens)},
+            {"max_tokens", optional_or_null(range.max_tokens)},
+            {"source", range.source}};
+  // A joint dense/MoE law's runs also span a range of experts.
+  if (range.min_experts) json["min_experts"] = *range.min_experts;
+  if (range.max_experts) json["max_experts"] = *range.max_experts;
+  return json;
+}
+
 Json law_json(const LossLaw& law) {
   Json json{{"name", law.name},   {"E", law.E},       {"A", law.A},          {"B", law.B},
             {"alpha", law.alpha}, {"beta", law.beta}, {"source", law.source}};
-  if (law.fitted_range) {
-    const FittedRange& range = *law.fitted_range;
-    json["fitted_range"] = Json{{"min_params", optional_or_null(range.min_params)},
-                                {"max_params", optional_or_null(range.max_params)},
-                                {"min_tokens", optional_or_null(range.min_tokens)},
-                                {"max_tokens", optional_or_null(range.max_tokens)},
-                                {"source", range.source}};
-    // A joint dense/MoE law's runs also span a range of experts.
-    if (range.min_experts) json["fitted_range"]["min_experts"] = *range.min_experts;
-    if (range.max_experts) json["fitted_range"]["max_experts"] = *range.max_experts;
-  } else {
-    json["fitted_range"] = nullptr;
-  }
+  json["fitted_range"] = law.fitted_range ? fitted_range_json(*law.fitted_range) : Json(nullptr);
   // A joint dense/MoE law: the experts it is evaluated at (costmodel/joint_loss_law.hpp).
   if (law.experts) json["experts"] = *law.experts;
   return json;

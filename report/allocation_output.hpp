@@ -16,6 +16,10 @@ namespace scaleopt::report {
 // coefficients or a file).
 Json law_json(const LossLaw& law);
 
+// {min_params, max_params, min_tokens, max_tokens (null when unknown), source}, and min_experts
+// and max_experts for a joint dense/MoE law's runs.
+Json fitted_range_json(const FittedRange& range);
+
 // "extrapolated": what of (params, tokens) lies outside the law's fitted range, each
 // {quantity, value, fitted_min, fitted_max, factor}; an empty array inside it or when the law
 // has no range (law_json's fitted_range null says which).

@@ -38,14 +38,25 @@ Json hardware_json(const std::vector<Hardware>& chips) {
   return json_document(Json{{"hardware", list}});
 }
 
-Json laws_json(const std::vector<LossLaw>& laws) {
+Json laws_json(const std::vector<LossLaw>& laws, const std::vector<JointLossLaw>& joint_laws) {
   Json list = Json::array();
   for (const LossLaw& law : laws) {
     Json entry = law_json(law);
     entry["tokens_per_param_at_1e24_flops"] = tokens_per_param_at_reference(law);
     list.push_back(entry);
   }
-  return json_document(Json{{"laws", list}});
+  Json joint_list = Json::array();
+  for (const JointLossLaw& law : joint_laws) {
+    Json entry{{"name", law.name}, {"form", "joint"}, {"formula", kJointLawFormula}};
+    const std::array<double, 9> values = law.coefficients();
+    for (std::size_t i = 0; i < values.size(); ++i) entry[kJointCoefficientNames[i]] = values[i];
+    entry["experts_start"] = law.experts_start;
+    entry["experts_max"] = law.experts_max;
+    entry["source"] = law.source;
+    entry["fitted_range"] = law.fitted_range ? fitted_range_json(*law.fitted_range) : Json(nullptr);
+    joint_list.push_back(entry);
+  }
+  return json_document(Json{{"laws", list}, {"joint_laws", joint_list}});
 }
 
 namespace {

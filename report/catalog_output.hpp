@@ -6,6 +6,7 @@
 
 #include "scaleopt/costmodel/architecture.hpp"
 #include "scaleopt/costmodel/hardware.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/report/json_fwd.hpp"
 
@@ -22,8 +23,14 @@ double tokens_per_param_at_reference(const LossLaw& law);
 // (null: no price), price_is_assumption, price_note, source}]}
 Json hardware_json(const std::vector<Hardware>& chips);
 
-// {"schema_version", "laws": [law_json + tokens_per_param_at_1e24_flops]}
-Json laws_json(const std::vector<LossLaw>& laws);
+// The form of a joint dense/MoE law, as `scaleopt laws` prints it.
+inline constexpr const char* kJointLawFormula =
+    "L = a E^^delta N^(alpha + gamma ln E^) + b E^^omega D^(beta + zeta ln E^) + E";
+
+// {"schema_version", "laws": [law_json + tokens_per_param_at_1e24_flops], "joint_laws": [{name,
+// form ("joint"), formula, E, a, b, alpha, beta, delta, gamma, omega, zeta, experts_start,
+// experts_max, source, fitted_range (fitted_range_json; null when unknown)}]}
+Json laws_json(const std::vector<LossLaw>& laws, const std::vector<JointLossLaw>& joint_laws);
 
 // {"schema_version", "models": [{name, total_params, active_params, layers, attention (null:
 // KV bytes given, no shape), shape (each dimension under its config.json name; null: no shape),

@@ -351,3 +351,34 @@ TEST_CASE("fit --experts-col fits the joint law and emits a file [law] reads bac
   CHECK(same.status == 2);
   CHECK_THAT(same.err, Catch::Contains("--experts-col: same column as --params-col"));
 }
+
+TEST_CASE("laws lists the joint preset with its form and the runs it was fitted on",
+          "[joint_law][cli]") {
+  const CliRun run = run_cli({"laws", "--json"});
+  REQUIRE(run.status == 0);
+  const nlohmann::json joint = run.json()["joint_laws"];
+  REQUIRE(joint.size() == 1);
+  const nlohmann::json& law = joint[0];
+  CHECK(law["name"] == "ludziejewski2025");
+  CHECK(law["form"] == "joint");
+  // Table 3 of the paper, signs included, and Eq. 4's saturation.
+  CHECK(law["a"] == 35.91);
+  CHECK(law["alpha"] == -0.1889);
+  CHECK(law["zeta"] == -0.0259);
+  CHECK(law["E"] == 1.3637);
+  CHECK(law["experts_max"] == 290.4521);
+  // App. E: 79M to 2.7B active parameters, 500M to 80B tokens, 1 to 32 experts.
+  CHECK(law["fitted_range"]["min_params"] == 79e6);
+  CHECK(law["fitted_range"]["max_tokens"] == 80e9);
+  CHECK(law["fitted_range"]["max_experts"] == 32.0);
+  // The dense list is unchanged: the joint preset is not one of its laws of N and D.
+  for (const auto& dense : run.json()["laws"]) CHECK(dense["name"] != "ludziejewski2025");
+
+  const CliRun text = run_cli({"laws"});
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out,
+             Catch::Contains("L = a E^^delta N^(alpha + gamma ln E^) + b E^^omega D^(beta + zeta "
+                             "ln E^) + E") &&
+                 Catch::Contains("ludziejewski2025: fitted on N_act 79M to 2.7B, D 500M to 80B, "
+                                 "experts 1 to 32"));
+}
