@@ -43,6 +43,14 @@ ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view defaul
           doc,  get,  set,          nullptr,   nullptr,      true};
 }
 
+// A [law.joint] key: a coefficient of a joint dense/MoE law, read by scenario/law_file.hpp over
+// a joint preset or file (all of them with law.E without one), listed here for docs and --set.
+// The exponents keep the paper's signs, so some ranges are the whole line.
+ScenarioKey joint_law_key(std::string_view path, Range range, std::string_view doc) {
+  return {path,    KeyKind::number, Unit::number, range, "the joint preset's", false, doc, nullptr,
+          nullptr, nullptr,         nullptr,      true};
+}
+
 // A [pricing] key: read by scenario/price_list_file.hpp, listed here for docs and --set.
 ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
                         std::string_view default_text, std::string_view doc) {
@@ -147,6 +155,27 @@ std::vector<ScenarioKey> make_keys() {
           "law.beta", KeyKind::number, "the preset's", "Data exponent beta",
           [](const Scenario& s) { return law_value(s, &LossLaw::beta); },
           [](Scenario& s, double v) { law_of(s, "law.beta").beta = v; }),
+      joint_law_key("law.joint.a", kPositive,
+                    "Joint dense/MoE law: parameter-term coefficient a (Ludziejewski et al. 2025, "
+                    "Eq. 6; the irreducible loss is law.E)"),
+      joint_law_key("law.joint.b", kPositive, "Joint law: data-term coefficient b"),
+      joint_law_key("law.joint.alpha", Range{},
+                    "Joint law: parameter exponent alpha at E^ = 1 (negative, as the paper signs "
+                    "it)"),
+      joint_law_key("law.joint.beta", Range{},
+                    "Joint law: data exponent beta at E^ = 1 (negative, as the paper signs it)"),
+      joint_law_key("law.joint.delta", Range{},
+                    "Joint law: power of E^ in the parameter term's coefficient"),
+      joint_law_key("law.joint.gamma", Range{},
+                    "Joint law: change of the parameter exponent per unit of ln E^"),
+      joint_law_key("law.joint.omega", Range{},
+                    "Joint law: power of E^ in the data term's coefficient"),
+      joint_law_key("law.joint.zeta", Range{},
+                    "Joint law: change of the data exponent per unit of ln E^"),
+      joint_law_key("law.joint.experts_start", kPositive,
+                    "Joint law: E^ of a dense model, E_start of Eq. 4 (below experts_max)"),
+      joint_law_key("law.joint.experts_max", kPositive,
+                    "Joint law: the limit of E^ as the experts grow, E_max of Eq. 4"),
       law_key(
           "law.repeat_decay_tokens", KeyKind::number, "15.387756 (Muennighoff et al. 2023)",
           "Repeated data: R_D*, the repetitions of a token at which its worth has decayed by "

@@ -382,3 +382,59 @@ TEST_CASE("laws lists the joint preset with its form and the runs it was fitted 
                  Catch::Contains("ludziejewski2025: fitted on N_act 79M to 2.7B, D 500M to 80B, "
                                  "experts 1 to 32"));
 }
+
+TEST_CASE("law.joint.<coefficient> set by --set edits a joint law as [law.joint] does in a file",
+          "[joint_law][scenario][cli]") {
+  const std::string base = "[law]\npreset = \"ludziejewski2025\"\nexperts = 4\n" + kDenseModel;
+  const Scenario set = load_scenario_text(base, "set.toml", {"law.joint.zeta=-0.03"});
+  const Scenario file = load_scenario_text(
+      "[law]\npreset = \"ludziejewski2025\"\nexperts = 4\n[law.joint]\nzeta = -0.03\n" +
+          kDenseModel,
+      "file.toml");
+  REQUIRE(set.law->joint);
+  CHECK(set.law->joint->zeta == -0.03);
+  CHECK(set.law->name == file.law->name);
+  CHECK(set.law->A == file.law->A);
+  CHECK(set.law->B == file.law->B);
+  CHECK(set.law->alpha == file.law->alpha);
+  CHECK(set.law->beta == file.law->beta);
+  // At 4 experts the data exponent is -(beta + zeta ln E^), by hand from Table 3's beta.
+  CHECK(set.law->beta == Approx(0.1775 + 0.03 * std::log(hat_by_hand(4.0))).epsilon(1e-14));
+  // Every coefficient and E^'s saturation, each as the file's table takes it.
+  const Scenario all = load_scenario_text(
+      base, "all.toml",
+      {"law.joint.a=30", "law.joint.b=40", "law.joint.alpha=-0.2", "law.joint.beta=-0.19",
+       "law.joint.delta=-0.2", "law.joint.gamma=0.01", "law.joint.omega=0.5",
+       "law.joint.zeta=-0.02", "law.joint.experts_start=2", "law.joint.experts_max=300"});
+  const JointLossLaw& joint = *all.law->joint;
+  CHECK(joint.coefficients() ==
+        std::array<double, 9>{1.3637, 30, 40, -0.2, -0.19, -0.2, 0.01, 0.5, -0.02});
+  CHECK(joint.experts_start == 2.0);
+  CHECK(joint.experts_max == 300.0);
+
+  // The command line: the same answer from --set as from the file, and the keys listed.
+  const TempDir dir("joint_set");
+  const std::string with_set = dir.file("set.toml"), with_table = dir.file("table.toml");
+  const std::string question =
+      "[inference]\ntokens = \"2T\"\noutput_fraction = 0.75\n[problem]\nkind = "
+      "\"min-lifetime-flops\"\ntarget_loss = 2.1\n";
+  std::ofstream(with_set) << base << question;
+  std::ofstream(with_table) << "[law]\npreset = \"ludziejewski2025\"\nexperts = 4\n[law.joint]\n"
+                               "zeta = -0.03\n"
+                            << kDenseModel << question;
+  const CliRun from_set = run_cli({"solve", with_set, "--set", "law.joint.zeta=-0.03", "--json"});
+  INFO(from_set.err);
+  REQUIRE(from_set.status == 0);
+  const CliRun from_table = run_cli({"solve", with_table, "--json"});
+  REQUIRE(from_table.status == 0);
+  CHECK(from_set.json()["params"] == from_table.json()["params"]);
+  // The same law but for its source, which names each file.
+  nlohmann::json law_set = from_set.json()["law"], law_table = from_table.json()["law"];
+  law_set.erase("source");
+  law_table.erase("source");
+  CHECK(law_set == law_table);
+  CHECK_THAT(run_cli({"cost", "--keys"}).out, Catch::Contains("`law.joint.zeta`"));
+  const CliRun unknown = run_cli({"solve", with_set, "--set", "law.joint.zita=-0.03"});
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("did you mean 'law.joint.zeta'"));
+}
