@@ -206,16 +206,20 @@ RunsColumn runs_column(RunsColumnSpec spec) {
 
 // A command run in-process with its arguments (after "scaleopt"), as the command line runs it:
 // (exit status, the JSON printed or None, the text printed, the error line). `runs`, for fit:
-// (params, data, loss, whether data is compute) columns, fitted in place of RUNS.csv.
-py::tuple run_command(
-    const std::vector<std::string>& args,
-    std::optional<std::tuple<RunsColumnSpec, RunsColumnSpec, RunsColumnSpec, bool>> runs) {
+// (params, data, loss, whether data is compute, experts or None) columns, fitted in place of
+// RUNS.csv.
+py::tuple run_command(const std::vector<std::string>& args,
+                      std::optional<std::tuple<RunsColumnSpec, RunsColumnSpec, RunsColumnSpec, bool,
+                                               std::optional<RunsColumnSpec>>>
+                          runs) {
   cli::RunContext context;
   if (runs) {
-    auto& [params, data, loss, flops] = *runs;
-    context.runs =
-        runs_from_columns("the DataFrame", runs_column(std::move(params)),
-                          runs_column(std::move(data)), flops, runs_column(std::move(loss)));
+    auto& [params, data, loss, flops, experts] = *runs;
+    std::optional<RunsColumn> experts_column;
+    if (experts) experts_column = runs_column(std::move(*experts));
+    context.runs = runs_from_columns(
+        "the DataFrame", runs_column(std::move(params)), runs_column(std::move(data)), flops,
+        runs_column(std::move(loss)), experts_column ? &*experts_column : nullptr);
   }
   std::ostringstream out;
   std::ostringstream err;

@@ -40,6 +40,15 @@ std::string value_problem(double value) {
   return message.str();
 }
 
+// Why `experts` is no run's expert count ("must be at least 1 (1 = dense), got 0.5"), or
+// empty: the joint law's E counts experts, 1 for a dense model (costmodel/joint_loss_law.hpp).
+std::string experts_problem(double experts) {
+  if (experts >= 1.0) return {};
+  std::ostringstream message;
+  message << "must be at least 1 (1 = dense), got " << experts;
+  return message.str();
+}
+
 // D = C / (6 N) for a run given by its compute, or the reason there is no such D.
 double tokens_of(double params, double data, bool from_flops, std::string& problem) {
   const double tokens = from_flops ? data / (6.0 * params) : data;
@@ -136,12 +145,9 @@ RunsCsv read_runs(const std::string& name, const RunsCsvColumns& columns, const 
       double experts = 1.0;
       if constexpr (Count == 4) {
         experts = read_cell(name, line, wanted[3], cells[3]);
-        // The joint law's E counts experts, 1 for a dense model (costmodel/joint_loss_law.hpp).
-        if (experts < 1.0) {
-          std::ostringstream message;
-          message << "column " << quoted_input(columns.experts)
-                  << " (experts_col): must be at least 1 (1 = dense), got " << experts;
-          fail(name, line, message.str());
+        if (const std::string problem = experts_problem(experts); !problem.empty()) {
+          fail(name, line,
+               "column " + quoted_input(columns.experts) + " (experts_col): " + problem);
         }
       }
       std::string problem;
@@ -173,11 +179,13 @@ RunsCsv read_runs_csv(const std::string& path, const RunsCsvColumns& columns) {
 
 std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsColumn& params,
                                            const RunsColumn& data, bool data_is_flops,
-                                           const RunsColumn& loss) {
-  const RunsColumn* columns[3] = {&params, &data, &loss};
-  const Unit units[3] = {Unit::count, Unit::count, Unit::number};
+                                           const RunsColumn& loss, const RunsColumn* experts) {
+  const RunsColumn* columns[4] = {&params, &data, &loss, experts};
+  const Unit units[4] = {Unit::count, Unit::count, Unit::number, Unit::number};
+  const std::size_t count = experts == nullptr ? 3 : 4;
   const std::size_t rows = params.size();
-  for (const RunsColumn* column : columns) {
+  for (std::size_t c = 0; c < count; ++c) {
+    const RunsColumn* column = columns[c];
     if (column->size() != rows) {
       throw InputError(name + ": column '" + column->name + "' (" + column->argument + ") has " +
                        std::to_string(column->size()) + " rows where '" + params.name + "' has " +
@@ -190,8 +198,8 @@ std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsCo
     const auto fail_here = [&](const std::string& what) {
       throw InputError(name + ", row " + std::to_string(row) + ": " + what);
     };
-    double values[3] = {0.0, 0.0, 0.0};
-    for (std::size_t c = 0; c < 3; ++c) {
+    double values[4] = {0.0, 0.0, 0.0, 1.0};  // no experts column: every run dense
+    for (std::size_t c = 0; c < count; ++c) {
       const RunsColumn& column = *columns[c];
       const std::string prefix = "column '" + column.name + "' (" + column.argument + "): ";
       if (column.texts.empty()) {
@@ -206,11 +214,16 @@ std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsCo
       if (const std::string problem = value_problem(values[c]); !problem.empty()) {
         fail_here(prefix + problem);
       }
+      if (c == 3) {
+        if (const std::string problem = experts_problem(values[c]); !problem.empty()) {
+          fail_here(prefix + problem);
+        }
+      }
     }
     std::string problem;
     const double tokens = tokens_of(values[0], values[1], data_is_flops, problem);
     if (!problem.empty()) fail_here(problem);
-    runs[row] = {values[0], tokens, values[2]};
+    runs[row] = {values[0], tokens, values[2], values[3]};
   }
   return runs;
 }

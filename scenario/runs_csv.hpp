@@ -60,9 +60,11 @@ struct RunsColumn {
 // Every cell is checked as a file's are, and a column's name is only a name (it is never
 // written into a file): InputError "NAME, row 16: column 'loss' (loss_col): must be positive,
 // got -2" (rows counted from 0, as positions in a DataFrame), or for columns of different
-// lengths or no rows.
+// lengths or no rows. `experts`, when given, is each run's expert count (at least 1, as a
+// file's experts_col); without it every run is dense.
 std::vector<TrainingRun> runs_from_columns(const std::string& name, const RunsColumn& params,
                                            const RunsColumn& data, bool data_is_flops,
-                                           const RunsColumn& loss);
+                                           const RunsColumn& loss,
+                                           const RunsColumn* experts = nullptr);
 
 }  // namespace scaleopt

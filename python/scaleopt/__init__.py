@@ -532,6 +532,7 @@ def fit(
     loss_col: str,
     tokens_col: Optional[str] = None,
     flops_col: Optional[str] = None,
+    experts_col: Optional[str] = None,
     drop_highest_loss: int = 0,
     huber_delta: Quantity = "1e-3",
     bootstrap: int = 0,
@@ -543,7 +544,9 @@ def fit(
     ``runs`` is a CSV file or a pandas DataFrame, one run per row; give ``tokens_col`` or
     ``flops_col``. A DataFrame's columns go to the fit as they are (float64 numbers, or texts
     such as "70B" read as a file's cells), with no file between: a column's name is only a
-    name. Ctrl-C stops the fit within about a second (KeyboardInterrupt)."""
+    name. With ``experts_col`` (each run's expert count, 1 = dense) the joint dense/MoE law of
+    Ludziejewski et al. 2025 is fitted instead (``scaleopt fit --experts-col``). Ctrl-C stops the
+    fit within about a second (KeyboardInterrupt)."""
     flags = dict(
         drop_highest_loss=drop_highest_loss,
         huber_delta=huber_delta,
@@ -553,7 +556,7 @@ def fit(
         emit_law=None if emit_law is None else _path("emit_law", emit_law),
     )
     chosen = [("params_col", params_col), ("tokens_col", tokens_col), ("flops_col", flops_col),
-              ("loss_col", loss_col)]
+              ("loss_col", loss_col), ("experts_col", experts_col)]
     # "--flag=NAME": a name may start with '-', which would read as a flag of its own.
     columns = [f"{_flag(keyword)}={_string(keyword, name)}" for keyword, name in chosen
                if name is not None]
@@ -568,8 +571,9 @@ def fit(
     data = ("tokens_col", tokens_col) if flops_col is None else ("flops_col", flops_col)
     given = [_runs_column(runs, keyword, name, pandas)
              for keyword, name in (chosen[0], data, chosen[3])]
-    return _command(["fit", "the DataFrame"] + columns, runs=(*given, flops_col is not None),
-                    **flags)
+    experts = None if experts_col is None else _runs_column(runs, *chosen[4], pandas)
+    return _command(["fit", "the DataFrame"] + columns,
+                    runs=(*given, flops_col is not None, experts), **flags)
 
 
 def _runs_column(frame, keyword: str, name: str, pandas) -> tuple:

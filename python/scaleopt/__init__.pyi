@@ -122,6 +122,7 @@ def fit(
     loss_col: str,
     tokens_col: Optional[str] = ...,
     flops_col: Optional[str] = ...,
+    experts_col: Optional[str] = ...,
     drop_highest_loss: int = ...,
     huber_delta: Quantity = ...,
     bootstrap: int = ...,
