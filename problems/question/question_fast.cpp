@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <sstream>
 #include <string>
@@ -190,82 +191,82 @@ double objective_of(const QuestionSetup& setup, const FastOptimum& optimum) {
   return in_unit(setup.unit, cost_of(setup.model, optimum.at, d).total());
 }
 
-// A chosen replica whose floor binds at the closed form's optimum: every whole-node size given
-// in turn (setup_at_replica_size) and answered by the fast path, the best kept as
-// solve_question_plan keeps NLopt's (ties to 1e-9 to the smallest). A size whose one replica
-// alone, with the cheapest pretraining and RL that reach the target, costs at least the best so
-// far is skipped, as its answer cannot win. Any size the fast path declines sends the question
-// to NLopt.
+// The objective of a plan of the chosen replica's own closed form (the largest size's, the
+// cheapest per token) with serving paid at least `floor_hours`: the cost in the unit, or the
+// loss.
+double floored_objective(const QuestionSetup& setup, const NewtonPlan& plan, double floor_hours) {
+  const double n = plan.params, d = plan.pretrain_tokens;
+  if (minimises_loss(setup.kind)) return setup.law().loss(n, d);
+  LifetimeCost cost = roofline_lifetime_cost(setup.model, n, d);
+  const double price =
+      setup.unit == CostUnit::usd ? setup.model.closed_form()->usd_per_chip_hour : 1.0;
+  const double hours = std::max(floor_hours, cost.inference.gpu_hours);
+  cost.inference.gpu_hours = hours;
+  cost.inference.usd = hours * price;
+  return in_unit(setup.unit, cost.total());
+}
+
+// A chosen replica whose floor binds at the closed form's optimum `unfloored`: every whole-node
+// size given in turn (setup_at_replica_size) and answered by the fast path, the best kept as
+// solve_question_plan keeps NLopt's (ties to 1e-9 to the smallest). Sizes go in ascending
+// order, and a size's answer is bounded below by the floored problem on the question's own
+// closed form with that size's floor (no size serves a token cheaper than the largest; the
+// floor rises with the size): once that bound reaches the best so far, neither this size nor
+// any larger one can win. Any size the fast path declines sends the question to NLopt.
 std::optional<FastOptimum> best_size_optimum(const QuestionSetup& setup,
-                                             const SolverOptions& options) {
+                                             const SolverOptions& options,
+                                             const NewtonPlan& unfloored) {
   const LifetimeInputs& inputs = setup.model.fleet->inputs();
   if (!inputs.demand.duration_seconds || setup.unit == CostUnit::flops) return std::nullopt;
-  const RooflinePricing& pricing = *setup.model.closed_form();
-  const double price = setup.unit == CostUnit::usd ? pricing.usd_per_chip_hour : 1.0;
-  // The floor's own piece at the largest size: serving free, RL priced (a lower bound of every
-  // size's pretraining and RL at the target).
-  double floor_free = 0.0;
-  if (!minimises_loss(setup.kind)) {
-    const RooflinePricing alone = rl_alone(pricing);
-    const NewtonPlan free =
-        min_cost_at_loss_roofline(setup.law(), setup.target_loss, setup.model, setup.unit, alone);
-    if (free.status == Status::converged && !free.use_general) {
-      floor_free = in_unit(setup.unit, setup.model.pretraining(free.params, free.pretrain_tokens)) +
-                   serving_cost(alone, setup.unit, setup.model.rl_tokens, free.params,
-                                piece_at(alone, free.params))
-                       .value;
+  const double seconds = *inputs.demand.duration_seconds;
+  const double unfloored_serving_hours =
+      roofline_lifetime_cost(setup.model, unfloored.params, 0.0).inference.gpu_hours;
+  // The lower bound of a size's objective; nullopt where none is verified (then it is solved).
+  auto lower_bound = [&](double floor_hours) -> std::optional<double> {
+    if (unfloored_serving_hours >= floor_hours) return floored_objective(setup, unfloored, 0.0);
+    const LossLaw& law = setup.law();
+    NewtonPlan bound =
+        minimises_loss(setup.kind)
+            ? max_quality_at_budget_floored(law, setup.model, setup.unit, setup.budget,
+                                            setup.min_params, floor_hours, unfloored)
+            : min_cost_at_loss_floored(law, setup.target_loss, setup.model, setup.unit, floor_hours,
+                                       unfloored);
+    accept_if_verified(bound, options);
+    if (bound.status == Status::infeasible) return std::numeric_limits<double>::infinity();
+    if (bound.status != Status::converged) return std::nullopt;
+    return floored_objective(setup, bound, floor_hours);
+  };
+  const double tie = DiscreteChoiceOptions{}.tie_relative;
+  const std::vector<double> sizes = whole_node_replica_sizes(inputs.serving);
+  std::optional<FastOptimum> best;
+  double best_objective = 0.0, best_chips = 0.0;
+  std::size_t solved = 0;
+  for (const double chips : sizes) {
+    if (best) {
+      const std::optional<double> bound = lower_bound(chips * seconds / kSecondsPerHour);
+      if (bound && *bound >= best_objective - tie * std::fabs(best_objective)) break;
+    }
+    const std::optional<QuestionSetup> at_size = setup_at_replica_size(setup, chips);
+    if (!at_size) continue;  // its HBM holds no model with one sequence
+    const std::optional<FastOptimum> sized = fast_plan(*at_size, options);
+    ++solved;
+    if (!sized) return std::nullopt;
+    if (sized->plan.status != Status::converged) continue;  // infeasible at this size
+    const double objective = objective_of(*at_size, *sized);
+    if (!best || objective < best_objective - tie * std::fabs(best_objective)) {
+      best = *sized;
+      best_objective = objective;
+      best_chips = chips;
     }
   }
-  const std::vector<double> sizes = whole_node_replica_sizes(inputs.serving);
-  struct SizeAnswer {
-    bool converged = false;
-    bool declined = false;
-    double objective = 0.0;
-    FastOptimum optimum;
-  };
-  bool declined = false;
-  std::optional<double> best;
-  std::size_t solved = 0;
-  const DiscreteChoice<SizeAnswer> choice = choose_among(
-      std::span<const double>(sizes),
-      [&](double chips) {
-        SizeAnswer answer;
-        const double floor_usd = chips * *inputs.demand.duration_seconds / kSecondsPerHour * price;
-        if (declined || (best && (minimises_loss(setup.kind) ? floor_usd >= setup.budget
-                                                             : floor_free + floor_usd >= *best))) {
-          return answer;  // cannot win (or the question has gone to NLopt)
-        }
-        const std::optional<QuestionSetup> at_size = setup_at_replica_size(setup, chips);
-        if (!at_size) return answer;
-        const std::optional<FastOptimum> sized = fast_plan(*at_size, options);
-        ++solved;
-        if (!sized) {
-          declined = true;
-          return answer;
-        }
-        if (sized->plan.status != Status::converged) return answer;  // infeasible at this size
-        answer.converged = true;
-        answer.objective = objective_of(*at_size, *sized);
-        answer.optimum = *sized;
-        if (!best || answer.objective < *best) best = answer.objective;
-        return answer;
-      },
-      [](const SizeAnswer& answer) { return answer.converged; },
-      [](const SizeAnswer& answer) { return answer.objective; });
-  if (declined) return std::nullopt;
-  if (!choice.chosen) {
-    // No size answers: NLopt says why in the largest size's terms.
-    return std::nullopt;
-  }
-  FastOptimum optimum = choice.answer.optimum;
+  if (!best) return std::nullopt;  // no size answers: NLopt says why
+  FastOptimum optimum = *best;
   // The answer's fleet is the question's: its choice at N must be the size that won.
   optimum.at = fleet_with_exactness(setup, optimum.plan.params);
-  if (!optimum.at.fleet || optimum.at.fleet->replica_chips != sizes[*choice.chosen]) {
-    return std::nullopt;
-  }
+  if (!optimum.at.fleet || optimum.at.fleet->replica_chips != best_chips) return std::nullopt;
   optimum.note = "; replica chosen among " + std::to_string(sizes.size()) +
                  " whole-node sizes (one replica's floor binds; " + std::to_string(solved) +
-                 " solved, the rest cannot win)";
+                 " solved by the fast path, the rest bounded out)";
   return optimum;
 }
 
@@ -303,7 +304,7 @@ std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOpt
   if (plan.status == Status::converged) {
     optimum.at = fleet_with_exactness(setup, plan.params);
     if (roofline && !optimum.at.closed_form_exact) {
-      if (chooses_replica(setup)) return best_size_optimum(setup, options);
+      if (chooses_replica(setup)) return best_size_optimum(setup, options, plan);
       const std::optional<double> floor = floor_chip_hours(setup);
       if (!floor || !optimum.at.fleet || !optimum.at.fleet->demand_bound) return std::nullopt;
       return floored_optimum(setup, options, *floor, plan);
