@@ -238,6 +238,10 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   model.fleet = fleet;
   model.closed_form_lower_bound =
       !inputs.serving.priced_elastically(inputs.demand.duration_seconds.has_value());
+  if (model.closed_form_lower_bound && !inputs.serving.replica_chosen) {
+    model.replica_floor_chip_hours =
+        inputs.serving.chips * *inputs.demand.duration_seconds / kSecondsPerHour;
+  }
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
   model.rl_per_token =

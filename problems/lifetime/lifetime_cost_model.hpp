@@ -74,6 +74,10 @@ struct LifetimeCostModel {
   // answer (LifetimeCostModel::closed_form_exact_at).
   std::shared_ptr<const ServingFleet> fleet;
   bool closed_form_lower_bound = false;
+  // One replica's chip-hours over the serving duration, which the fleet pays whatever the
+  // demand: with a replica given, a duration and not elastic (0 otherwise). The fleet's
+  // chip-hours are the larger of it and the closed form's (problems/serving/fleet_plan.hpp).
+  double replica_floor_chip_hours = 0.0;
   // Whether the closed form equals the cost at N (always, unless closed_form_lower_bound).
   bool closed_form_exact_at(double params) const;
   // The same, given the fleet at N (fleet->plan_at(params)), for a caller that reports it too.

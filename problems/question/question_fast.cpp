@@ -47,10 +47,16 @@ ParamsTokens<double> equal_quality_model(const AllocationRule& rule, double loss
 // The lifetime cost of (N, D): the roofline's closed form when the model has one and it is
 // exact at N (the functions of N it stands for solve the serving plan by root finding, ~20x
 // slower; where one replica's floor binds the closed form is only a lower bound).
+// With a replica given, the fleet's cost is the closed form's floored by one replica wherever
+// the replica serves N (no plan to make, the fleet planned nowhere).
 LifetimeCost cost_of(const LifetimeCostModel& model, double params, double tokens) {
-  return model.closed_form() && model.closed_form_exact_at(params)
-             ? roofline_lifetime_cost(model, params, tokens)
-             : model.cost(params, tokens);
+  const RooflinePricing* form = model.closed_form();
+  if (form != nullptr && model.replica_floor_chip_hours > 0.0 && form->inference.serves(params) &&
+      (model.rl_tokens == 0.0 || form->rl.serves(params))) {
+    return floored_lifetime_cost(model, params, tokens, model.replica_floor_chip_hours);
+  }
+  return form && model.closed_form_exact_at(params) ? roofline_lifetime_cost(model, params, tokens)
+                                                    : model.cost(params, tokens);
 }
 
 // An answer's N with the fleet that serves it, planned once: the fleet decides whether the
@@ -74,10 +80,17 @@ FleetAt fleet_with_exactness(const QuestionSetup& setup, double params) {
   return at;
 }
 
+// The same with the fleet at N planned already: where the closed form is only a lower bound
+// there (one replica's floor binds, or a chosen size above the cheapest per token), serving is
+// the fleet's own bill and the rest the closed form's, as exact as where it is exact.
 LifetimeCost cost_of(const LifetimeCostModel& model, const FleetAt& at, double tokens) {
-  return model.closed_form() && at.closed_form_exact
-             ? roofline_lifetime_cost(model, at.params, tokens)
-             : model.cost(at.params, tokens);
+  if (!model.closed_form()) return model.cost(at.params, tokens);
+  LifetimeCost cost = roofline_lifetime_cost(model, at.params, tokens);
+  if (at.closed_form_exact) return cost;
+  if (!at.fleet || at.fleet->plan.status != Status::converged) return model.cost(at.params, tokens);
+  cost.inference.gpu_hours = at.fleet->chip_hours;
+  cost.inference.usd = at.fleet->usd;
+  return cost;
 }
 
 AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, SolvePath path,
@@ -143,13 +156,8 @@ std::optional<FastOptimum> fast_plan(const QuestionSetup& setup, const SolverOpt
 // replica given, roofline-priced, with a duration and not elastic (the closed form is then a
 // lower bound).
 std::optional<double> floor_chip_hours(const QuestionSetup& setup) {
-  const ServingFleet* fleet = setup.model.fleet.get();
-  if (fleet == nullptr || !setup.model.closed_form_lower_bound || chooses_replica(setup)) {
-    return std::nullopt;
-  }
-  const LifetimeInputs& inputs = fleet->inputs();
-  if (!inputs.demand.duration_seconds) return std::nullopt;
-  return inputs.serving.chips * *inputs.demand.duration_seconds / kSecondsPerHour;
+  if (!(setup.model.replica_floor_chip_hours > 0.0)) return std::nullopt;
+  return setup.model.replica_floor_chip_hours;
 }
 
 // Whether the fleet at N pays what the floored form says: the larger of the floor and the
@@ -197,13 +205,7 @@ double objective_of(const QuestionSetup& setup, const FastOptimum& optimum) {
 double floored_objective(const QuestionSetup& setup, const NewtonPlan& plan, double floor_hours) {
   const double n = plan.params, d = plan.pretrain_tokens;
   if (minimises_loss(setup.kind)) return setup.law().loss(n, d);
-  LifetimeCost cost = roofline_lifetime_cost(setup.model, n, d);
-  const double price =
-      setup.unit == CostUnit::usd ? setup.model.closed_form()->usd_per_chip_hour : 1.0;
-  const double hours = std::max(floor_hours, cost.inference.gpu_hours);
-  cost.inference.gpu_hours = hours;
-  cost.inference.usd = hours * price;
-  return in_unit(setup.unit, cost.total());
+  return in_unit(setup.unit, floored_lifetime_cost(setup.model, n, d, floor_hours).total());
 }
 
 // A chosen replica whose floor binds at the closed form's optimum `unfloored`: every whole-node

@@ -47,6 +47,7 @@ std::optional<QuestionSetup> setup_at_size(const QuestionSetup& setup, const Lif
   result.model.max_params = at_size.max_params;
   result.model.max_params_reason = at_size.max_params_reason;
   result.model.closed_form_lower_bound = at_size.closed_form_lower_bound;
+  result.model.replica_floor_chip_hours = at_size.replica_floor_chip_hours;
   // One closed form of the size's serving and the question's RL, for the fast path.
   const RooflinePricing* question_form = setup.model.closed_form();
   const RooflinePricing* size_form = at_size.closed_form();

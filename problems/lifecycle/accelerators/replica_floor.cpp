@@ -70,6 +70,16 @@ RooflinePricing rl_alone(const RooflinePricing& pricing) {
   return alone;
 }
 
+LifetimeCost floored_lifetime_cost(const LifetimeCostModel& model, double params,
+                                   double pretrain_tokens, double floor_chip_hours) {
+  LifetimeCost cost = roofline_lifetime_cost(model, params, pretrain_tokens);
+  if (cost.inference.gpu_hours < floor_chip_hours) {
+    cost.inference.gpu_hours = floor_chip_hours;
+    cost.inference.usd = floor_chip_hours * model.closed_form()->usd_per_chip_hour;
+  }
+  return cost;
+}
+
 NewtonPlan min_cost_at_loss_floored(const LossLaw& law, double target_loss,
                                     const LifetimeCostModel& model, CostUnit unit,
                                     double floor_chip_hours, const NewtonPlan& unfloored) {

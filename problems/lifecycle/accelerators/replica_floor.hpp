@@ -27,6 +27,11 @@ struct RooflinePricing;
 // which serving costs K whatever N.
 RooflinePricing rl_alone(const RooflinePricing& pricing);
 
+// The lifetime cost of (N, D) by the closed form with serving paid at least `floor_chip_hours`:
+// the fleet's cost where a replica is given and serves N (ContextPricing::serves).
+LifetimeCost floored_lifetime_cost(const LifetimeCostModel& model, double params,
+                                   double pretrain_tokens, double floor_chip_hours);
+
 // The cheapest plan reaching `target_loss` with serving paid for at least `floor_chip_hours`,
 // given `unfloored`, min_cost_at_loss_roofline's converged plan on the same model (its
 // model.closed_form() for a replica given). use_general when the floor does not bind at

@@ -165,6 +165,18 @@ double ContextPricing::batch_at(double n) const {
   return std::max(batch, 1.0);
 }
 
+bool ContextPricing::serves(double n) const {
+  const double W = bytes_per_second;
+  if (cached_bytes > 0.0 && hbm_bytes - weight_bytes_per_param * n < cached_bytes) return false;
+  if (!(weight_bytes_per_param * n <= hbm_bytes)) return false;
+  if (std::isfinite(latency_seconds) &&
+      (weight_read_bytes_per_param * n + read_bytes > latency_seconds * W ||
+       2.0 * n + attention_flops > latency_seconds * flop_per_second)) {
+    return false;
+  }
+  return batch_at(n) <= kMaxServingBatch;
+}
+
 RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& unit,
                                  double train_usd_per_hour, double rl_train_hours_per_flop) {
   RooflinePricing p;

@@ -86,6 +86,10 @@ struct ContextPricing {
   double given_batch = 0.0;  // 0: the best batch
   // The plan's batch at N (+infinity when no bound binds).
   double batch_at(double params) const;
+  // Whether the replica serves N at all, as the serving plan decides it: the weights and one
+  // sequence fit its HBM, one sequence meets the latency target, and the batch is below the
+  // plan's search limit.
+  bool serves(double params) const;
 };
 
 struct RooflinePricing {
