@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <string_view>
 
 #include "scaleopt/server/api_handler.hpp"
 
@@ -29,13 +30,27 @@ constexpr SliderMove kMoves[] = {
     {"budget_plan", R"({"problem.budget_usd": "2e8"})", "problem.budget_usd=1e7..1e10:log:200"},
 };
 
-void BM_ServeSliderMove(benchmark::State& state) {
+// The columns the page's chart draws (server/page/page.js, SERIES): N, D and the lifetime cost,
+// and for equal-cost the optimum's N and D beside them. The page asks for them alone once the
+// scenario's first sweep has said which it has.
+const char* chart_columns(const SliderMove& move) {
+  return std::string_view(move.example) == "frontier_100x"
+             ? R"(["params", "pretrain_tokens", "cost.total.usd", "optimum.params", )"
+               R"("optimum.pretrain_tokens"])"
+             : R"(["params", "pretrain_tokens", "cost.total.usd"])";
+}
+
+// One move: the re-solve and the sweep, with every column (the first sweep of a scenario) or
+// the chart's alone (every later one).
+void slider_move(benchmark::State& state, bool chart_columns_only) {
   const SliderMove& move = kMoves[state.range(0)];
   const scaleopt::server::Api api(scaleopt::server::ServeOptions{});
   const std::string solve =
       std::string(R"({"example": ")") + move.example + R"(", "set": )" + move.set + "}";
-  const std::string sweep = std::string(R"({"example": ")") + move.example + R"(", "set": )" +
-                            move.set + R"(, "vary": ")" + move.vary + R"("})";
+  std::string sweep = std::string(R"({"example": ")") + move.example + R"(", "set": )" + move.set +
+                      R"(, "vary": ")" + move.vary + R"(")";
+  if (chart_columns_only) sweep += std::string(R"(, "columns": )") + chart_columns(move);
+  sweep += "}";
   for (auto _ : state) {
     const auto solved = api.handle("POST", "/api/solve", solve);
     const auto swept = api.handle("POST", "/api/sweep", sweep);
@@ -48,7 +63,19 @@ void BM_ServeSliderMove(benchmark::State& state) {
   }
   state.SetLabel(move.example);
 }
+
+void BM_ServeSliderMove(benchmark::State& state) {
+  slider_move(state, false);
+}
 BENCHMARK(BM_ServeSliderMove)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ServeSliderMoveChartColumns(benchmark::State& state) {
+  slider_move(state, true);
+}
+BENCHMARK(BM_ServeSliderMoveChartColumns)
+    ->DenseRange(0, 3)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -29,6 +29,7 @@ __all__ = [
     "Scenario",
     "load",
     "laws",
+    "joint_laws",
     "optimal",
     "loss",
     "solve",
@@ -313,6 +314,13 @@ def laws() -> list:
     """The loss-law presets with their coefficients and sources: the list under ``laws`` of
     ``scaleopt laws --json`` (whose object also holds ``schema_version``)."""
     return _command(["laws"])["laws"]
+
+
+def joint_laws() -> list:
+    """The joint dense/MoE law presets (Ludziejewski et al. 2025's form in active parameters,
+    tokens and experts) with their coefficients, E^'s saturation, fitted range and source: the
+    list under ``joint_laws`` of ``scaleopt laws --json``."""
+    return _command(["laws"])["joint_laws"]
 
 
 @_keywords(law_options=_LAW_KEYWORDS, solver=_SOLVER_KEYWORDS)

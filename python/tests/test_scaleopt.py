@@ -57,6 +57,13 @@ def test_laws():
     assert scaleopt.laws() == cli_json("laws")["laws"]
 
 
+def test_joint_laws():
+    joint = scaleopt.joint_laws()
+    assert joint == cli_json("laws")["joint_laws"]
+    # Ludziejewski et al. 2025 (arXiv 2502.05172), Table 3: the preset is listed by its key.
+    assert [law["name"] for law in joint] == ["ludziejewski2025"]
+
+
 @pytest.mark.parametrize(
     "kwargs, flags",
     [
