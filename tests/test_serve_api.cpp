@@ -418,9 +418,9 @@ TEST_CASE("serve: /api/inputs gives a scenario's inputs with their values", "[se
 
 TEST_CASE("serve: /api/sweep gives only the columns asked for", "[serve]") {
   const Api api{ServeOptions{}};
-  const json all = api_json(api_post(
-      api, "/api/sweep",
-      {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}}));
+  const json all = api_json(
+      api_post(api, "/api/sweep",
+               {{"example", "sardana_cost"}, {"vary", "inference.requests=1e9..1e11:log:3"}}));
   // Asked in another order than the CSV's: given in the CSV's.
   const ApiAnswer answer = api_post(api, "/api/sweep",
                                     {{"example", "sardana_cost"},
