@@ -372,7 +372,9 @@ TEST_CASE("laws lists the joint preset with its form and the runs it was fitted 
   CHECK(law["fitted_range"]["max_tokens"] == 80e9);
   CHECK(law["fitted_range"]["max_experts"] == 32.0);
   // The dense list is unchanged: the joint preset is not one of its laws of N and D.
-  for (const auto& dense : run.json()["laws"]) CHECK(dense["name"] != "ludziejewski2025");
+  // Bound to a name: a range-for over a member of the temporary json would read freed memory.
+  const nlohmann::json dense_laws = run.json()["laws"];
+  for (const auto& dense : dense_laws) CHECK(dense["name"] != "ludziejewski2025");
 
   const CliRun text = run_cli({"laws"});
   REQUIRE(text.status == 0);
