@@ -39,12 +39,20 @@ double fewest_replica_chips(const Roofline& one_node, const ServingSetup& setup,
   return nodes * node_chips;
 }
 
+// What the fleet pays for busy chip-hours E on replicas of `chips`: E when elastic, else the
+// larger of one replica for the duration and the peak's p E.
+double paid_chip_hours(const ServingSetup& setup, const FleetDemand& demand, double chips,
+                       double busy_hours) {
+  if (setup.priced_elastically(demand.duration_seconds.has_value())) return busy_hours;
+  return std::max(chips * *demand.duration_seconds / kSecondsPerHour,
+                  setup.peak_to_mean * busy_hours);
+}
+
 // One size's elastic price of the demand and what the fleet pays for it.
 struct SizePriced {
   double chips = 0.0;
   ServingPlan plan;
   double busy_hours = 0.0, d_busy_hours = 0.0;  // E and dE / d ln N
-  double floor_hours = 0.0;                     // one replica for the duration (0: elastic)
   double paid_hours = 0.0;
 };
 
@@ -62,10 +70,7 @@ SizePriced price_size(Roofline& roofline, const ServingSetup& setup, double chip
   const double out = demand.output_tokens * s.plan.output_token.chip_hours;
   s.busy_hours = in + out;
   s.d_busy_hours = in * slopes.input_token + out * slopes.output_token;
-  const bool elastic = setup.priced_elastically(demand.duration_seconds.has_value());
-  s.floor_hours = elastic ? 0.0 : chips * *demand.duration_seconds / kSecondsPerHour;
-  s.paid_hours =
-      elastic ? s.busy_hours : std::max(s.floor_hours, setup.peak_to_mean * s.busy_hours);
+  s.paid_hours = paid_chip_hours(setup, demand, chips, s.busy_hours);
   return s;
 }
 
@@ -86,6 +91,39 @@ double demand_filled_batch(const Roofline& roofline, double context_tokens, doub
 }
 
 }  // namespace
+
+void set_fleet_bill(FleetPlan& fleet, double chips, double busy_chip_hours,
+                    double d_busy_chip_hours_d_log_params, const ServingSetup& setup,
+                    const FleetDemand& demand, std::string_view prefix) {
+  const double paid_hours = paid_chip_hours(setup, demand, chips, busy_chip_hours);
+  fleet.elastic = setup.priced_elastically(demand.duration_seconds.has_value());
+  fleet.busy_chip_hours = busy_chip_hours;
+  fleet.chip_hours = paid_hours;
+  fleet.idle_chip_hours = paid_hours - busy_chip_hours;
+  const double price = setup.price_per_chip_hour(prefix);
+  fleet.usd = paid_hours * price;
+  if (fleet.elastic) {
+    const double seconds = demand.duration_seconds.value_or(0.0);
+    fleet.busy_replicas = seconds > 0.0 ? busy_chip_hours * kSecondsPerHour / (chips * seconds)
+                                        : FleetPlan::kNaN;  // a lifetime total has no rate
+    fleet.replicas = fleet.busy_replicas;
+    fleet.whole_replicas = std::ceil(fleet.replicas);
+    fleet.utilisation = 1.0;
+    fleet.whole_replicas_usd = fleet.usd;
+    fleet.d_chip_hours_d_log_params = d_busy_chip_hours_d_log_params;
+    return;
+  }
+  const double seconds = *demand.duration_seconds;
+  fleet.busy_replicas = busy_chip_hours * kSecondsPerHour / (chips * seconds);
+  const double peak_busy = setup.peak_to_mean * fleet.busy_replicas;
+  fleet.demand_bound = peak_busy < 1.0;
+  fleet.replicas = std::max(1.0, peak_busy);
+  fleet.whole_replicas = std::ceil(fleet.replicas * (1.0 - 1e-12));
+  fleet.utilisation = fleet.busy_replicas / fleet.replicas;
+  fleet.whole_replicas_usd = fleet.whole_replicas * chips * seconds / kSecondsPerHour * price;
+  fleet.d_chip_hours_d_log_params =
+      fleet.demand_bound ? 0.0 : setup.peak_to_mean * d_busy_chip_hours_d_log_params;
+}
 
 FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
                      const FleetDemand& demand, double context_tokens, std::string_view prefix) {
@@ -153,36 +191,11 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   }
   fleet.replica_chips = best.chips;
   fleet.plan = best.plan;
-  fleet.elastic = setup.priced_elastically(demand.duration_seconds.has_value());
-  fleet.busy_chip_hours = best.busy_hours;
-  fleet.chip_hours = best.paid_hours;
-  fleet.idle_chip_hours = best.paid_hours - best.busy_hours;
-  const double price = setup.price_per_chip_hour(prefix);
-  fleet.usd = best.paid_hours * price;
   fleet.batch = best.plan.batch;
-  if (fleet.elastic) {
-    const double seconds = demand.duration_seconds.value_or(0.0);
-    fleet.busy_replicas = seconds > 0.0 ? best.busy_hours * kSecondsPerHour / (best.chips * seconds)
-                                        : FleetPlan::kNaN;  // a lifetime total has no rate
-    fleet.replicas = fleet.busy_replicas;
-    fleet.whole_replicas = std::ceil(fleet.replicas);
-    fleet.utilisation = 1.0;
-    fleet.whole_replicas_usd = fleet.usd;
-    fleet.d_chip_hours_d_log_params = best.d_busy_hours;
-    return fleet;
-  }
-  const double seconds = *demand.duration_seconds;
-  fleet.busy_replicas = best.busy_hours * kSecondsPerHour / (best.chips * seconds);
-  const double peak_busy = setup.peak_to_mean * fleet.busy_replicas;
-  fleet.demand_bound = peak_busy < 1.0;
-  fleet.replicas = std::max(1.0, peak_busy);
-  fleet.whole_replicas = std::ceil(fleet.replicas * (1.0 - 1e-12));
-  fleet.utilisation = fleet.busy_replicas / fleet.replicas;
-  fleet.whole_replicas_usd = fleet.whole_replicas * best.chips * seconds / kSecondsPerHour * price;
-  fleet.d_chip_hours_d_log_params =
-      fleet.demand_bound ? 0.0 : setup.peak_to_mean * best.d_busy_hours;
+  set_fleet_bill(fleet, best.chips, best.busy_hours, best.d_busy_hours, setup, demand, prefix);
   if (fleet.demand_bound && best.plan.bound != BatchBound::given) {
-    const double peak_output_per_second = setup.peak_to_mean * demand.output_tokens / seconds;
+    const double peak_output_per_second =
+        setup.peak_to_mean * demand.output_tokens / *demand.duration_seconds;
     set_replica_chips(roofline, setup, best.chips);
     fleet.batch =
         demand_filled_batch(roofline, context_tokens, best.plan.batch, peak_output_per_second);

@@ -77,6 +77,17 @@ struct FleetPlan {
 FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
                      const FleetDemand& demand, double context_tokens, std::string_view prefix);
 
+// The fleet's bill for a replica of `chips` chips whose best batch serves the demand in
+// `busy_chip_hours` (the elastic price E, with its slope in ln N `d_busy_chip_hours_d_log_params`):
+// the replicas busy and paid, their whole number, utilisation, paid, idle and whole-replica
+// chip-hours and dollars, and whether one replica's floor binds (the rule above). Sets every
+// figure but the plan, the batch and the sizes tried: plan_fleet and the fast path's closed
+// form (problems/lifecycle/accelerators/closed_form_fleet.hpp) share it. Throws InputError
+// (fields named with `prefix`) when the serving price is missing.
+void set_fleet_bill(FleetPlan& fleet, double chips, double busy_chip_hours,
+                    double d_busy_chip_hours_d_log_params, const ServingSetup& setup,
+                    const FleetDemand& demand, std::string_view prefix);
+
 // Every size a chosen replica may take, in chips, smallest first: 1 to
 // setup.max_replica_nodes whole nodes of setup.chip (some may not hold a given model).
 std::vector<double> whole_node_replica_sizes(const ServingSetup& setup);
