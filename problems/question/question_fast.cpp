@@ -13,6 +13,7 @@
 #include "scaleopt/costmodel/compute_cost.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/closed_form_fleet.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/replica_floor.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
@@ -59,9 +60,9 @@ LifetimeCost cost_of(const LifetimeCostModel& model, double params, double token
                                                     : model.cost(params, tokens);
 }
 
-// An answer's N with the fleet that serves it, planned once: the fleet decides whether the
-// closed form is exact there and gives the answer's replica figures (planning it is most of a
-// fast solve's time).
+// An answer's N with the fleet that serves it, planned once (in closed form where the replica is
+// given and more than one serves the peak): the fleet decides whether the closed form is exact
+// there and gives the answer's replica figures.
 struct FleetAt {
   double params = 0.0;
   std::optional<FleetPlan> fleet;  // nullopt: no fleet is planned (or none serves N)
@@ -71,6 +72,10 @@ struct FleetAt {
 FleetAt fleet_with_exactness(const QuestionSetup& setup, double params) {
   FleetAt at;
   at.params = params;
+  // A given replica above one replica's floor: the fleet in closed form, as plan_fleet gives it,
+  // and so the closed form's cost, exact.
+  if (is_priced(setup.kind)) at.fleet = closed_form_fleet(setup.model, params);
+  if (at.fleet) return at;
   at.fleet = fleet_at(setup, params);
   const LifetimeCostModel& model = setup.model;
   if (model.closed_form_lower_bound) {
