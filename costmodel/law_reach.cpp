@@ -14,12 +14,18 @@ void check(std::vector<Extrapolation>& out, const char* quantity, double value,
   if ((min && value < *min) || (max && value > *max)) out.push_back({quantity, value, min, max});
 }
 
+// How far `value` lies outside [min, max], as a factor >= 1.
+double factor_outside(double value, const std::optional<double>& min,
+                      const std::optional<double>& max) {
+  if (max && value > *max) return value / *max;
+  if (min && value < *min) return *min / value;
+  return 1.0;
+}
+
 }  // namespace
 
 double Extrapolation::factor() const {
-  if (fitted_max && value > *fitted_max) return value / *fitted_max;
-  if (fitted_min && value < *fitted_min) return *fitted_min / value;
-  return 1.0;
+  return factor_outside(value, fitted_min, fitted_max);
 }
 
 std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens) {
@@ -35,9 +41,12 @@ std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, dou
 
 double law_extrapolation(const LossLaw& law, double params, double tokens) {
   if (!law.fitted_range) return std::numeric_limits<double>::quiet_NaN();
-  double largest = 1.0;
-  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
-    largest = std::max(largest, e.factor());
+  // The factors of extrapolations() without building its list: a sweep asks this per point.
+  const FittedRange& range = *law.fitted_range;
+  double largest = std::max(factor_outside(params, range.min_params, range.max_params),
+                            factor_outside(tokens, range.min_tokens, range.max_tokens));
+  if (law.experts) {
+    largest = std::max(largest, factor_outside(*law.experts, range.min_experts, range.max_experts));
   }
   return largest;
 }

@@ -125,8 +125,9 @@ PowerAnswer power_answer(const LifetimeCost& cost, bool costed, double training_
   } else {
     a.max_chips_reason = "no power.max_mw";
   }
-  const std::string no_plan = "no plan";
-  const std::string flops_question =
+  // Literals, not strings: a sweep asks for the power of every point, reasons or not.
+  constexpr const char* no_plan = "no plan";
+  constexpr const char* flops_question =
       "a FLOPs question (min-lifetime-flops) models no serving hours, so no fleet and no energy";
 
   // The training cluster.
