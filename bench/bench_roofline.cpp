@@ -42,10 +42,6 @@ std::vector<std::string> with_latency(std::vector<std::string> set) {
   return set;
 }
 
-QuestionSetup frontier_setup(const std::vector<std::string>& set) {
-  return scenario_setup(load_scenario(example("frontier.toml"), set));
-}
-
 // The same scenario with inference.chips absent: the replica size chosen with N, whole B200
 // nodes up to inference.max_replica_nodes (32 by default).
 std::string frontier_chosen_replica_text() {
@@ -66,58 +62,51 @@ Scenario frontier_chosen_replica(const std::vector<std::string>& set) {
   return scenario;
 }
 
-QuestionSetup frontier_chosen_replica_setup(const std::vector<std::string>& set) {
-  return scenario_setup(frontier_chosen_replica(set));
+// The replica of frontier.toml as given (8 chips), or chosen with N (inference.chips absent).
+enum class Replica { given, chosen };
+
+Scenario frontier_scenario(Replica replica, const std::vector<std::string>& set) {
+  return replica == Replica::given ? load_scenario(example("frontier.toml"), set)
+                                   : frontier_chosen_replica(set);
 }
 
-void BM_RooflineFastPath(benchmark::State& state, std::vector<std::string> set) {
-  const QuestionSetup setup = frontier_setup(set);
+void BM_RooflineFastPath(benchmark::State& state, Replica replica, std::vector<std::string> set) {
+  const QuestionSetup setup = scenario_setup(frontier_scenario(replica, set));
   if (!solve_question_fast(setup)) state.SkipWithError("the fast path does not apply");
   for (auto _ : state) benchmark::DoNotOptimize(solve_question_fast(setup));
 }
 
-void BM_RooflineNlopt(benchmark::State& state, std::vector<std::string> set) {
-  const QuestionSetup setup = frontier_setup(set);
-  for (auto _ : state) benchmark::DoNotOptimize(solve_question(setup));
-}
-
-void BM_RooflineSetup(benchmark::State& state, std::vector<std::string> set) {
-  const Scenario scenario = load_scenario(example("frontier.toml"), set);
-  for (auto _ : state) benchmark::DoNotOptimize(scenario_setup(scenario));
-}
-
-void BM_ChosenReplicaFastPath(benchmark::State& state, std::vector<std::string> set) {
-  const QuestionSetup setup = frontier_chosen_replica_setup(set);
-  if (!solve_question_fast(setup)) state.SkipWithError("the fast path does not apply");
-  for (auto _ : state) benchmark::DoNotOptimize(solve_question_fast(setup));
-}
-
-// Every whole-node size solved by NLopt and verified, the best kept.
-void BM_ChosenReplicaNlopt(benchmark::State& state, std::vector<std::string> set) {
-  const QuestionSetup setup = frontier_chosen_replica_setup(set);
+// With the replica chosen: every whole-node size solved by NLopt and verified, the best kept.
+void BM_RooflineNlopt(benchmark::State& state, Replica replica, std::vector<std::string> set) {
+  const QuestionSetup setup = scenario_setup(frontier_scenario(replica, set));
   for (auto _ : state) benchmark::DoNotOptimize(solve_question(setup));
 }
 
 // What a sweep point pays before its solve (the scenario is read once, as a sweep does).
-void BM_ChosenReplicaSetup(benchmark::State& state, std::vector<std::string> set) {
-  const Scenario scenario = frontier_chosen_replica(set);
+void BM_RooflineSetup(benchmark::State& state, Replica replica, std::vector<std::string> set) {
+  const Scenario scenario = frontier_scenario(replica, set);
   for (auto _ : state) benchmark::DoNotOptimize(scenario_setup(scenario));
 }
 
-BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost, kMinCost);
-BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, min_lifetime_cost, kMinCost);
-BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, min_lifetime_cost_latency, with_latency(kMinCost));
-BENCHMARK_CAPTURE(BM_ChosenReplicaFastPath, max_quality, kMaxQuality);
-BENCHMARK_CAPTURE(BM_ChosenReplicaNlopt, min_lifetime_cost, kMinCost)
+BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost, Replica::given, kMinCost);
+BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost_latency, Replica::given,
+                  with_latency(kMinCost));
+BENCHMARK_CAPTURE(BM_RooflineFastPath, max_quality, Replica::given, kMaxQuality);
+BENCHMARK_CAPTURE(BM_RooflineFastPath, equal_cost, Replica::given, kEqualCost);
+BENCHMARK_CAPTURE(BM_RooflineFastPath, chosen_replica_min_lifetime_cost, Replica::chosen, kMinCost);
+BENCHMARK_CAPTURE(BM_RooflineFastPath, chosen_replica_min_lifetime_cost_latency, Replica::chosen,
+                  with_latency(kMinCost));
+BENCHMARK_CAPTURE(BM_RooflineFastPath, chosen_replica_max_quality, Replica::chosen, kMaxQuality);
+BENCHMARK_CAPTURE(BM_RooflineNlopt, min_lifetime_cost, Replica::given, kMinCost)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RooflineNlopt, max_quality, Replica::given, kMaxQuality)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RooflineNlopt, chosen_replica_min_lifetime_cost, Replica::chosen, kMinCost)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ChosenReplicaSetup, min_lifetime_cost, kMinCost);
-BENCHMARK_CAPTURE(BM_RooflineFastPath, min_lifetime_cost_latency, with_latency(kMinCost));
-BENCHMARK_CAPTURE(BM_RooflineFastPath, max_quality, kMaxQuality);
-BENCHMARK_CAPTURE(BM_RooflineFastPath, equal_cost, kEqualCost);
-BENCHMARK_CAPTURE(BM_RooflineNlopt, min_lifetime_cost, kMinCost)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RooflineNlopt, max_quality, kMaxQuality)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RooflineSetup, min_lifetime_cost, kMinCost);
-BENCHMARK_CAPTURE(BM_RooflineSetup, min_lifetime_cost_latency, with_latency(kMinCost));
+BENCHMARK_CAPTURE(BM_RooflineSetup, min_lifetime_cost, Replica::given, kMinCost);
+BENCHMARK_CAPTURE(BM_RooflineSetup, min_lifetime_cost_latency, Replica::given,
+                  with_latency(kMinCost));
+BENCHMARK_CAPTURE(BM_RooflineSetup, chosen_replica_min_lifetime_cost, Replica::chosen, kMinCost);
 
 // The command itself, in-process, on every hardware thread. Wall-clock time.
 void run_command(benchmark::State& state, const std::vector<std::string>& args, double items) {
