@@ -105,7 +105,8 @@ bool matches(const std::string& pattern, const std::string& path) {
 }  // namespace
 
 bool law_coefficient(std::string_view path) {
-  return path.starts_with("law.");
+  // law.experts is the model's sparsity, a choice of the plan, not a coefficient of the fit.
+  return path.starts_with("law.") && path != "law.experts";
 }
 
 std::vector<NumericInput> chosen_inputs(const Scenario& scenario,

@@ -65,6 +65,25 @@ struct JointLossLaw {
   std::array<double, 9> coefficients() const;
 };
 
+// The numbers of a [law.joint] table (the irreducible loss is [law] E): each name, its scenario
+// key and its field, for the law file's reader and the key registry alike.
+struct JointLawField {
+  const char* name;  // "zeta"
+  const char* key;   // "law.joint.zeta"
+  double JointLossLaw::*member;
+};
+inline constexpr JointLawField kJointLawFields[] = {
+    {"a", "law.joint.a", &JointLossLaw::a},
+    {"b", "law.joint.b", &JointLossLaw::b},
+    {"alpha", "law.joint.alpha", &JointLossLaw::alpha},
+    {"beta", "law.joint.beta", &JointLossLaw::beta},
+    {"delta", "law.joint.delta", &JointLossLaw::delta},
+    {"gamma", "law.joint.gamma", &JointLossLaw::gamma},
+    {"omega", "law.joint.omega", &JointLossLaw::omega},
+    {"zeta", "law.joint.zeta", &JointLossLaw::zeta},
+    {"experts_start", "law.joint.experts_start", &JointLossLaw::experts_start},
+    {"experts_max", "law.joint.experts_max", &JointLossLaw::experts_max}};
+
 // ludziejewski2025, with its source (docs/model.md, Joint law).
 std::vector<JointLossLaw> joint_loss_law_presets();
 // The joint preset called `name`, or nullopt.

@@ -19,6 +19,37 @@ double& coefficient(LossLaw& law, std::size_t index) {
   return *fields[index];
 }
 
+// Where the coefficients read from `table` (the keys `names`, and every key of its table
+// `subtable` when given) came from: the file, --set (a value given by --set is parsed as the
+// file "set": scenario/scenario_loader.cpp), or both: "/path/s.toml", "--set law.joint.zeta",
+// "/path/s.toml and --set law.A".
+std::string coefficients_origin(const std::string& file, const toml::table& table,
+                                const std::string& key, std::initializer_list<const char*> names,
+                                const char* subtable = nullptr) {
+  bool from_file = false;
+  std::string set_keys;
+  auto classify = [&](const toml::node& node, const std::string& path) {
+    const auto& source = node.source().path;
+    if (source && *source == "set") {
+      set_keys += (set_keys.empty() ? "" : ", ") + path;
+    } else {
+      from_file = true;
+    }
+  };
+  for (const char* name : names) {
+    if (const toml::node* node = table.get(name)) classify(*node, key + "." + name);
+  }
+  if (subtable) {
+    if (const toml::table* sub = table.get_as<toml::table>(subtable)) {
+      for (const auto& [name, node] : *sub) {
+        classify(node, key + "." + subtable + "." + std::string(name.str()));
+      }
+    }
+  }
+  if (set_keys.empty()) return file;
+  return (from_file ? file + " and " : std::string()) + "--set " + set_keys;
+}
+
 LawUncertainty read_uncertainty(const std::string& file, const toml::table& table,
                                 const std::string& key) {
   reject_unknown_keys(file, table, key, {"standard_errors", "covariance"});
@@ -100,18 +131,8 @@ JointLossLaw read_joint_table(const std::string& file, const toml::table& table,
                       {"a", "b", "alpha", "beta", "delta", "gamma", "omega", "zeta",
                        "experts_start", "experts_max", "standard_errors"});
   JointLossLaw joint = base ? *base : JointLossLaw{};
-  const std::pair<const char*, double JointLossLaw::*> fields[] = {
-      {"a", &JointLossLaw::a},
-      {"b", &JointLossLaw::b},
-      {"alpha", &JointLossLaw::alpha},
-      {"beta", &JointLossLaw::beta},
-      {"delta", &JointLossLaw::delta},
-      {"gamma", &JointLossLaw::gamma},
-      {"omega", &JointLossLaw::omega},
-      {"zeta", &JointLossLaw::zeta},
-      {"experts_start", &JointLossLaw::experts_start},
-      {"experts_max", &JointLossLaw::experts_max}};
-  for (const auto& [name, field] : fields) {
+  for (const JointLawField& field : kJointLawFields) {
+    const char* name = field.name;
     const toml::node* value = table.get(name);
     if (!value) {
       if (!base) {
@@ -122,7 +143,7 @@ JointLossLaw read_joint_table(const std::string& file, const toml::table& table,
       }
       continue;
     }
-    joint.*field = read_quantity(file, *value, key + "." + name, Unit::number);
+    joint.*field.member = read_quantity(file, *value, key + "." + name, Unit::number);
   }
   if (const toml::node* errors = table.get("standard_errors")) {
     const std::string errors_key = key + ".standard_errors";
@@ -187,8 +208,9 @@ LossLaw read_chinchilla_law_table(const std::string& file, const toml::table& ta
     law.name = "custom";
     law.source = "coefficients from " + file;
   } else if (overridden) {
-    law.source = "coefficients from " + file + " over " +
-                 (base ? std::string(base_name) : "preset " + law.name);
+    law.source = "coefficients from " +
+                 coefficients_origin(file, table, key, {"E", "A", "B", "alpha", "beta"}) +
+                 " over " + (base ? std::string(base_name) : "preset " + law.name);
     law.name = "custom";
     // Other coefficients are another law: the runs the preset was fitted on are not its
     // (a [law.fitted_range] table below may say what they are).
@@ -244,7 +266,8 @@ LossLaw read_joint_law_table(const std::string& file, const toml::table& table,
     joint->source = "coefficients from " + file;
     joint->fitted_range.reset();
   } else if (overridden) {
-    joint->source = "coefficients from " + file + " over " + std::string(base_name);
+    joint->source = "coefficients from " + coefficients_origin(file, table, key, {"E"}, "joint") +
+                    " over " + std::string(base_name);
     joint->name = "custom-joint";
     joint->fitted_range.reset();  // other coefficients are another law (as for a preset)
   }

@@ -6,6 +6,7 @@
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
@@ -43,21 +44,6 @@ ScenarioKey law_key(std::string_view path, KeyKind kind, std::string_view defaul
           doc,  get,  set,          nullptr,   nullptr,      true};
 }
 
-// A [law.joint] key: a coefficient of a joint dense/MoE law, read by scenario/law_file.hpp over
-// a joint preset or file (all of them with law.E without one), listed here for docs and --set.
-// The exponents keep the paper's signs, so some ranges are the whole line.
-ScenarioKey joint_law_key(std::string_view path, Range range, std::string_view doc) {
-  return {path,    KeyKind::number, Unit::number, range, "the joint preset's", false, doc, nullptr,
-          nullptr, nullptr,         nullptr,      true};
-}
-
-// A [pricing] key: read by scenario/price_list_file.hpp, listed here for docs and --set.
-ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
-                        std::string_view default_text, std::string_view doc) {
-  return {path, kind,    unit,    kNonNegative, default_text, false,
-          doc,  nullptr, nullptr, nullptr,      nullptr,      true};
-}
-
 LossLaw& law_of(Scenario& s, std::string_view path) {
   if (!s.law) throw field_error(std::string(path), "the scenario has no [law] table");
   s.law->name = "custom";
@@ -67,6 +53,82 @@ LossLaw& law_of(Scenario& s, std::string_view path) {
 std::optional<double> law_value(const Scenario& s, double LossLaw::*field) {
   if (!s.law) return std::nullopt;
   return (*s.law).*field;
+}
+
+// A joint dense/MoE law re-evaluated after one of its numbers changed (a sensitivity's step, a
+// Monte Carlo draw): the reduction at the law's experts (law_at_experts), keeping what the
+// reduction does not set (the repeated-data constants), under the name of a changed law.
+void reevaluate_joint_law(LossLaw& law, const JointLossLaw& joint, double experts,
+                          std::string_view key) {
+  LossLaw reduced = law_at_experts(joint, experts, key);
+  reduced.repeat_decay_tokens = law.repeat_decay_tokens;
+  reduced.repeat_decay_params = law.repeat_decay_params;
+  law = std::move(reduced);
+}
+
+// The scenario's joint law, for a key that only a joint law has.
+const LossLaw& joint_law_of(const Scenario& s, std::string_view path) {
+  if (!s.law || !s.law->joint) {
+    throw field_error(std::string(path),
+                      "the scenario's law is not a joint dense/MoE law (law.preset = "
+                      "\"ludziejewski2025\", or a [law.joint] table)");
+  }
+  return *s.law;
+}
+
+template <std::size_t I>
+std::optional<double> joint_value(const Scenario& s) {
+  if (!s.law || !s.law->joint) return std::nullopt;
+  return (*s.law->joint).*kJointLawFields[I].member;
+}
+
+// Sets one number of the scenario's joint law and re-evaluates it, naming `path` in errors.
+void set_joint_number(Scenario& s, const char* path, double JointLossLaw::*member, double v) {
+  const LossLaw& law = joint_law_of(s, path);
+  JointLossLaw joint = *law.joint;
+  joint.*member = v;
+  joint.name = "custom-joint";
+  joint.validate("law");
+  reevaluate_joint_law(*s.law, joint, law.experts.value_or(1.0), path);
+}
+
+template <std::size_t I>
+void set_joint_value(Scenario& s, double v) {
+  set_joint_number(s, kJointLawFields[I].key, kJointLawFields[I].member, v);
+}
+
+// A [law.joint] key: a coefficient of a joint dense/MoE law, read by scenario/law_file.hpp over
+// a joint preset or file (all of them with law.E without one), and a numeric input of a
+// scenario whose law is joint. The exponents keep the paper's signs, so some ranges are the
+// whole line.
+template <std::size_t I>
+ScenarioKey joint_law_key(Range range, std::string_view doc) {
+  return {kJointLawFields[I].key, KeyKind::number, Unit::number, range,
+          "the joint preset's",   false,           doc,          joint_value<I>,
+          set_joint_value<I>,     nullptr,         nullptr,      true};
+}
+
+// law.A, law.B, law.alpha and law.beta of a joint law are its reduction at the experts, not
+// inputs of their own: the joint law's coefficients are (law.joint.*).
+std::optional<double> law_value_unless_joint(const Scenario& s, double LossLaw::*field) {
+  if (s.law && s.law->joint) return std::nullopt;
+  return law_value(s, field);
+}
+
+LossLaw& law_of_unless_joint(Scenario& s, std::string_view path) {
+  if (s.law && s.law->joint) {
+    throw field_error(std::string(path),
+                      "a joint dense/MoE law's coefficients are law.joint.* (this one is its "
+                      "reduction at law.experts)");
+  }
+  return law_of(s, path);
+}
+
+// A [pricing] key: read by scenario/price_list_file.hpp, listed here for docs and --set.
+ScenarioKey pricing_key(std::string_view path, KeyKind kind, Unit unit,
+                        std::string_view default_text, std::string_view doc) {
+  return {path, kind,    unit,    kNonNegative, default_text, false,
+          doc,  nullptr, nullptr, nullptr,      nullptr,      true};
 }
 
 // A shape field as a numeric input: 0 means "not used" (no experts, no sparse attention, no
@@ -125,10 +187,19 @@ std::vector<ScenarioKey> make_keys() {
               "override it (without a preset or a file all five are required); or the joint "
               "dense/MoE law ludziejewski2025 (with law.experts; its coefficients are in "
               "[law.joint], docs/model.md)"),
-      law_key("law.experts", KeyKind::number,
-              "the architecture's routed experts / experts per token, else 1",
-              "A joint dense/MoE law only: the experts (Ludziejewski et al.'s E, 1 = dense) at "
-              "which it is evaluated"),
+      law_key(
+          "law.experts", KeyKind::number,
+          "the architecture's routed experts / experts per token, else 1",
+          "A joint dense/MoE law only: the experts (Ludziejewski et al.'s E, 1 = dense) at "
+          "which it is evaluated",
+          [](const Scenario& s) {
+            return s.law && s.law->joint ? s.law->experts : std::optional<double>();
+          },
+          [](Scenario& s, double v) {
+            const LossLaw& law = joint_law_of(s, "law.experts");
+            const JointLossLaw joint = *law.joint;
+            reevaluate_joint_law(*s.law, joint, v, "law.experts");
+          }),
       law_key("law.file", KeyKind::text, "none",
               "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "
               "relative to the scenario's directory; the coefficients here override it, as a "
@@ -138,44 +209,44 @@ std::vector<ScenarioKey> make_keys() {
       law_key(
           "law.E", KeyKind::number, "the preset's", "Irreducible loss E (nats per token)",
           [](const Scenario& s) { return law_value(s, &LossLaw::E); },
-          [](Scenario& s, double v) { law_of(s, "law.E").E = v; }),
+          [](Scenario& s, double v) {
+            if (s.law && s.law->joint) return set_joint_number(s, "law.E", &JointLossLaw::E, v);
+            law_of(s, "law.E").E = v;
+          }),
       law_key(
           "law.A", KeyKind::number, "the preset's", "Parameter-term coefficient A",
-          [](const Scenario& s) { return law_value(s, &LossLaw::A); },
-          [](Scenario& s, double v) { law_of(s, "law.A").A = v; }),
+          [](const Scenario& s) { return law_value_unless_joint(s, &LossLaw::A); },
+          [](Scenario& s, double v) { law_of_unless_joint(s, "law.A").A = v; }),
       law_key(
           "law.B", KeyKind::number, "the preset's", "Data-term coefficient B",
-          [](const Scenario& s) { return law_value(s, &LossLaw::B); },
-          [](Scenario& s, double v) { law_of(s, "law.B").B = v; }),
+          [](const Scenario& s) { return law_value_unless_joint(s, &LossLaw::B); },
+          [](Scenario& s, double v) { law_of_unless_joint(s, "law.B").B = v; }),
       law_key(
           "law.alpha", KeyKind::number, "the preset's", "Parameter exponent alpha",
-          [](const Scenario& s) { return law_value(s, &LossLaw::alpha); },
-          [](Scenario& s, double v) { law_of(s, "law.alpha").alpha = v; }),
+          [](const Scenario& s) { return law_value_unless_joint(s, &LossLaw::alpha); },
+          [](Scenario& s, double v) { law_of_unless_joint(s, "law.alpha").alpha = v; }),
       law_key(
           "law.beta", KeyKind::number, "the preset's", "Data exponent beta",
-          [](const Scenario& s) { return law_value(s, &LossLaw::beta); },
-          [](Scenario& s, double v) { law_of(s, "law.beta").beta = v; }),
-      joint_law_key("law.joint.a", kPositive,
-                    "Joint dense/MoE law: parameter-term coefficient a (Ludziejewski et al. 2025, "
-                    "Eq. 6; the irreducible loss is law.E)"),
-      joint_law_key("law.joint.b", kPositive, "Joint law: data-term coefficient b"),
-      joint_law_key("law.joint.alpha", Range{},
-                    "Joint law: parameter exponent alpha at E^ = 1 (negative, as the paper signs "
-                    "it)"),
-      joint_law_key("law.joint.beta", Range{},
-                    "Joint law: data exponent beta at E^ = 1 (negative, as the paper signs it)"),
-      joint_law_key("law.joint.delta", Range{},
-                    "Joint law: power of E^ in the parameter term's coefficient"),
-      joint_law_key("law.joint.gamma", Range{},
-                    "Joint law: change of the parameter exponent per unit of ln E^"),
-      joint_law_key("law.joint.omega", Range{},
-                    "Joint law: power of E^ in the data term's coefficient"),
-      joint_law_key("law.joint.zeta", Range{},
-                    "Joint law: change of the data exponent per unit of ln E^"),
-      joint_law_key("law.joint.experts_start", kPositive,
-                    "Joint law: E^ of a dense model, E_start of Eq. 4 (below experts_max)"),
-      joint_law_key("law.joint.experts_max", kPositive,
-                    "Joint law: the limit of E^ as the experts grow, E_max of Eq. 4"),
+          [](const Scenario& s) { return law_value_unless_joint(s, &LossLaw::beta); },
+          [](Scenario& s, double v) { law_of_unless_joint(s, "law.beta").beta = v; }),
+      joint_law_key<0>(
+          kPositive,
+          "Joint dense/MoE law: parameter-term coefficient a (Ludziejewski et al. 2025, "
+          "Eq. 6; the irreducible loss is law.E)"),
+      joint_law_key<1>(kPositive, "Joint law: data-term coefficient b"),
+      joint_law_key<2>(
+          Range{},
+          "Joint law: parameter exponent alpha at E^ = 1 (negative, as the paper signs "
+          "it)"),
+      joint_law_key<3>(Range{},
+                       "Joint law: data exponent beta at E^ = 1 (negative, as the paper signs it)"),
+      joint_law_key<4>(Range{}, "Joint law: power of E^ in the parameter term's coefficient"),
+      joint_law_key<5>(Range{}, "Joint law: change of the parameter exponent per unit of ln E^"),
+      joint_law_key<6>(Range{}, "Joint law: power of E^ in the data term's coefficient"),
+      joint_law_key<7>(Range{}, "Joint law: change of the data exponent per unit of ln E^"),
+      joint_law_key<8>(kPositive,
+                       "Joint law: E^ of a dense model, E_start of Eq. 4 (below experts_max)"),
+      joint_law_key<9>(kPositive, "Joint law: the limit of E^ as the experts grow, E_max of Eq. 4"),
       law_key(
           "law.repeat_decay_tokens", KeyKind::number, "15.387756 (Muennighoff et al. 2023)",
           "Repeated data: R_D*, the repetitions of a token at which its worth has decayed by "
