@@ -133,16 +133,25 @@ def check_download(exe, source, driver, downloads, answer):
     for name in os.listdir(downloads):
         os.remove(os.path.join(downloads, name))
     driver.find_element(By.ID, "download-toml").click()
+    # The browser may show the file under its name before it has written all of it (seen
+    # under load: the first read got less than the scenario): read it once it is complete,
+    # no download pending and the same size twice 0.2 s apart.
     deadline = time.time() + 30
-    files = []
+    files, saved, last_size = [], None, -1
     while time.time() < deadline:
-        files = [f for f in os.listdir(downloads) if f.endswith(".toml")]
-        if files:
-            break
-        time.sleep(0.1)
+        names = os.listdir(downloads)
+        files = [f for f in names if f.endswith(".toml")]
+        pending = [f for f in names if f.endswith(".crdownload")]
+        if files and not pending:
+            size = os.path.getsize(os.path.join(downloads, files[0]))
+            if size > 0 and size == last_size:
+                with open(os.path.join(downloads, files[0]), encoding="utf-8") as f:
+                    saved = f.read()
+                break
+            last_size = size
+        time.sleep(0.2)
     assert files, "the download button saved no .toml file"
-    with open(os.path.join(downloads, files[0]), encoding="utf-8") as f:
-        saved = f.read()
+    assert saved is not None, "the downloaded .toml file was never complete"
     assert saved == toml, "the downloaded file is not the page's scenario"
     path = os.path.join(downloads, "page.toml")
     with open(path, "w", encoding="utf-8") as f:
