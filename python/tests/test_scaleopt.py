@@ -148,6 +148,35 @@ def test_sensitivity():
     )
 
 
+JOINT_LAW_SCENARIO = """[law]
+preset = "ludziejewski2025"
+experts = 8
+[problem]
+kind = "min-lifetime-flops"
+target_params = "1B"
+[inference]
+tokens = "1T"
+output_fraction = 0.3
+"""
+
+
+def test_sensitivity_and_uncertainty_of_a_joint_law(tmp_path):
+    """A joint dense/MoE law's coefficients (law.joint.*) and its experts are inputs, its
+    reduction (law.A, ...) is not; a Monte Carlo draws over law.joint.* as the command does."""
+    path = tmp_path / "joint.toml"
+    path.write_text(JOINT_LAW_SCENARIO)
+    answer = scaleopt.sensitivity(str(path), threads=2)
+    assert answer == cli_json("sensitivity", str(path), "--threads", "2")
+    inputs = {row["input"] for row in answer["elasticities"]}
+    assert {"law.joint.a", "law.joint.zeta", "law.experts", "law.E"} <= inputs
+    assert not inputs & {"law.A", "law.B", "law.alpha", "law.beta"}
+    drawn = tmp_path / "joint_drawn.toml"
+    drawn.write_text(JOINT_LAW_SCENARIO + '[uncertainty]\nlaw.joint.alpha = '
+                     '{ dist = "normal", mean = -0.1889, sd = 0.005 }\n')
+    assert scaleopt.uncertainty(str(drawn), samples=500, seed=2, threads=2) == cli_json(
+        "uncertainty", str(drawn), "--samples", "500", "--seed", "2", "--threads", "2")
+
+
 def test_uncertainty():
     assert scaleopt.uncertainty(UNCERTAIN, samples=200, seed=7) == cli_json(
         "uncertainty", UNCERTAIN, "--samples", "200", "--seed", "7"
