@@ -67,6 +67,26 @@ double JointLossLaw::loss(double active_params, double tokens, double experts) c
          b * std::exp(omega * log_hat) * std::pow(tokens, beta + zeta * log_hat) + E;
 }
 
+double JointLossLaw::transformed_experts_log_slope(double experts) const {
+  const double offset = 1.0 / (1.0 / experts_start - 1.0 / experts_max);
+  const double shifted = experts - 1.0 + offset;
+  return experts * transformed_experts(experts) / (shifted * shifted);
+}
+
+JointLossInLogSpace joint_loss_in_log_space(const JointLossLaw& law, double log_params,
+                                            double log_tokens, double log_experts) {
+  const double experts = std::exp(log_experts);
+  const double h = std::log(law.transformed_experts(experts));
+  const double params_exponent = law.alpha + law.gamma * h;
+  const double tokens_exponent = law.beta + law.zeta * h;
+  const double p = law.a * std::exp(law.delta * h + params_exponent * log_params);
+  const double q = law.b * std::exp(law.omega * h + tokens_exponent * log_tokens);
+  const double d_h =
+      (law.delta + law.gamma * log_params) * p + (law.omega + law.zeta * log_tokens) * q;
+  return {p + q + law.E, params_exponent * p, tokens_exponent * q,
+          d_h * law.transformed_experts_log_slope(experts)};
+}
+
 std::array<double, 9> JointLossLaw::coefficients() const {
   return {E, a, b, alpha, beta, delta, gamma, omega, zeta};
 }

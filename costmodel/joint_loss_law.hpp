@@ -61,6 +61,8 @@ struct JointLossLaw {
   double transformed_experts(double experts) const;
   // L(N_act, D, E^(experts)).
   double loss(double active_params, double tokens, double experts) const;
+  // d ln E^ / d ln E: E E^ / (E - 1 + E_o)^2, with E_o = (1/E_start - 1/E_max)^-1 (Eq. 4).
+  double transformed_experts_log_slope(double experts) const;
   // The coefficients in kJointCoefficientNames' order.
   std::array<double, 9> coefficients() const;
 };
@@ -83,6 +85,22 @@ inline constexpr JointLawField kJointLawFields[] = {
     {"zeta", "law.joint.zeta", &JointLossLaw::zeta},
     {"experts_start", "law.joint.experts_start", &JointLossLaw::experts_start},
     {"experts_max", "law.joint.experts_max", &JointLossLaw::experts_max}};
+
+// The joint law at (ln N_act, ln D, ln E) with its gradient, for a problem that chooses the
+// experts with N and D. With h = ln E^, P = a e^(delta h) N^(alpha + gamma h) and
+// Q = b e^(omega h) D^(beta + zeta h):
+//   dL/d ln N = (alpha + gamma h) P,   dL/d ln D = (beta + zeta h) Q,
+//   dL/d ln E = [(delta + gamma ln N) P + (omega + zeta ln D) Q] d h / d ln E.
+// At a fixed E, the value and the first two partials are those of law_at_experts(E)'s
+// loss_in_log_space.
+struct JointLossInLogSpace {
+  double loss;
+  double d_log_params;
+  double d_log_tokens;
+  double d_log_experts;
+};
+JointLossInLogSpace joint_loss_in_log_space(const JointLossLaw& law, double log_params,
+                                            double log_tokens, double log_experts);
 
 // ludziejewski2025, with its source (docs/model.md, Joint law).
 std::vector<JointLossLaw> joint_loss_law_presets();
