@@ -155,4 +155,12 @@ LossLaw law_at_experts(const JointLossLaw& joint, double experts, std::string_vi
   return law;
 }
 
+void reevaluate_at_experts(LossLaw& law, const JointLossLaw& joint, double experts,
+                           std::string_view key) {
+  LossLaw reduced = law_at_experts(joint, experts, key);
+  reduced.repeat_decay_tokens = law.repeat_decay_tokens;
+  reduced.repeat_decay_params = law.repeat_decay_params;
+  law = std::move(reduced);
+}
+
 }  // namespace scaleopt

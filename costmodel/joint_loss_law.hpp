@@ -117,4 +117,11 @@ std::optional<JointLossLaw> find_joint_loss_law_preset(std::string_view name);
 LossLaw law_at_experts(const JointLossLaw& joint, double experts,
                        std::string_view key = "law.experts");
 
+// `law` (a scenario's law) replaced by law_at_experts(joint, experts, key), keeping what the
+// reduction does not set: the repeated-data constants R_D* and R_N*. The scenario's loader uses
+// it at the architecture's experts, a sensitivity step or Monte Carlo draw after changing one of
+// the joint law's numbers.
+void reevaluate_at_experts(LossLaw& law, const JointLossLaw& joint, double experts,
+                           std::string_view key = "law.experts");
+
 }  // namespace scaleopt

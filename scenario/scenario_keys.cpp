@@ -55,17 +55,6 @@ std::optional<double> law_value(const Scenario& s, double LossLaw::*field) {
   return (*s.law).*field;
 }
 
-// A joint dense/MoE law re-evaluated after one of its numbers changed (a sensitivity's step, a
-// Monte Carlo draw): the reduction at the law's experts (law_at_experts), keeping what the
-// reduction does not set (the repeated-data constants), under the name of a changed law.
-void reevaluate_joint_law(LossLaw& law, const JointLossLaw& joint, double experts,
-                          std::string_view key) {
-  LossLaw reduced = law_at_experts(joint, experts, key);
-  reduced.repeat_decay_tokens = law.repeat_decay_tokens;
-  reduced.repeat_decay_params = law.repeat_decay_params;
-  law = std::move(reduced);
-}
-
 // The scenario's joint law, for a key that only a joint law has.
 const LossLaw& joint_law_of(const Scenario& s, std::string_view path) {
   if (!s.law || !s.law->joint) {
@@ -89,7 +78,7 @@ void set_joint_number(Scenario& s, const char* path, double JointLossLaw::*membe
   joint.*member = v;
   joint.name = "custom-joint";
   joint.validate("law");
-  reevaluate_joint_law(*s.law, joint, law.experts.value_or(1.0), path);
+  reevaluate_at_experts(*s.law, joint, law.experts.value_or(1.0), path);
 }
 
 template <std::size_t I>
@@ -196,9 +185,9 @@ std::vector<ScenarioKey> make_keys() {
             return s.law && s.law->joint ? s.law->experts : std::optional<double>();
           },
           [](Scenario& s, double v) {
-            const LossLaw& law = joint_law_of(s, "law.experts");
-            const JointLossLaw joint = *law.joint;
-            reevaluate_joint_law(*s.law, joint, v, "law.experts");
+            // Held here: the re-evaluation replaces the law that owns it.
+            const std::shared_ptr<const JointLossLaw> joint = joint_law_of(s, "law.experts").joint;
+            reevaluate_at_experts(*s.law, *joint, v, "law.experts");
           }),
       law_key("law.file", KeyKind::text, "none",
               "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "

@@ -327,10 +327,8 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     const Architecture& architecture = scenario.architecture;
     const bool moe = architecture.has_experts() && architecture.experts_per_token > 0.0;
     const double experts = moe ? architecture.routed_experts / architecture.experts_per_token : 1.0;
-    LossLaw law = law_at_experts(*scenario.law->joint, experts, "law.experts");
-    law.repeat_decay_tokens = scenario.law->repeat_decay_tokens;
-    law.repeat_decay_params = scenario.law->repeat_decay_params;
-    scenario.law = law;
+    const std::shared_ptr<const JointLossLaw> joint = scenario.law->joint;
+    reevaluate_at_experts(*scenario.law, *joint, experts);
     std::ostringstream assumption;
     assumption << "law.experts = " << experts;
     if (moe) {
