@@ -32,9 +32,6 @@ std::optional<FleetPlan> closed_form_fleet(const LifetimeCostModel& model, doubl
   if (serving.replica_chosen || !pricing.serves(active_params)) return std::nullopt;
   const FleetDemand demand{inputs.demand.input_tokens(), inputs.demand.output_tokens(),
                            inputs.demand.duration_seconds};
-  // The closed form prices the peak: p E (p = peak_to_mean with a duration, else 1).
-  const bool elastic = serving.priced_elastically(demand.duration_seconds.has_value());
-  const double peak = elastic ? 1.0 : serving.peak_to_mean;
   const std::array<bool, 4> relevant{form->input_tokens > 0.0, form->output_tokens > 0.0, false,
                                      false};
   PieceChoice piece{};
@@ -47,8 +44,9 @@ std::optional<FleetPlan> closed_form_fleet(const LifetimeCostModel& model, doubl
   fleet.plan.bound = bound_of_output_term(pricing, pricing.output.largest(active_params));
   fleet.plan.batch = pricing.batch_at(active_params);
   fleet.batch = fleet.plan.batch;
-  set_fleet_bill(fleet, serving.chips, peak_hours.value / peak, peak_hours.d1 / peak, serving,
-                 demand, "inference");
+  // The closed form prices the peak, p E: the busy hours are its hours over p.
+  set_fleet_bill(fleet, serving.chips, peak_hours.value / form->fleet_peak,
+                 peak_hours.d1 / form->fleet_peak, serving, demand, "inference");
   if (fleet.demand_bound) return std::nullopt;  // the demand fills the batch: plan_fleet's
   return fleet;
 }

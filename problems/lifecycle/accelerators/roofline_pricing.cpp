@@ -185,12 +185,11 @@ RooflinePricing roofline_pricing(const LifetimeInputs& inputs, const Roofline& u
                                   : p.inference;
   // A fleet sized for the peak pays peak_to_mean times the busy chip-hours of the mean demand
   // (problems/serving/fleet_plan.hpp; its floor of one replica is not in this form).
-  const double fleet_peak =
-      inputs.serving.priced_elastically(inputs.demand.duration_seconds.has_value())
-          ? 1.0
-          : inputs.serving.peak_to_mean;
-  p.input_tokens = fleet_peak * inputs.demand.input_tokens();
-  p.output_tokens = fleet_peak * inputs.demand.output_tokens();
+  p.fleet_peak = inputs.serving.priced_elastically(inputs.demand.duration_seconds.has_value())
+                     ? 1.0
+                     : inputs.serving.peak_to_mean;
+  p.input_tokens = p.fleet_peak * inputs.demand.input_tokens();
+  p.output_tokens = p.fleet_peak * inputs.demand.output_tokens();
   p.chip_hours_per_second = inputs.serving.chips / kSecondsPerHour;
   p.rl_chip_hours_per_second = p.chip_hours_per_second;
   p.usd_per_chip_hour = inputs.serving.price_per_chip_hour("inference");

@@ -96,6 +96,9 @@ struct RooflinePricing {
   ContextPricing inference;  // at the serving context
   ContextPricing rl;         // at the RL context
   double input_tokens = 0.0, output_tokens = 0.0;
+  // The factor those tokens carry: a fleet sized for the peak pays peak_to_mean times the busy
+  // chip-hours of the mean demand (1 when priced elastically).
+  double fleet_peak = 1.0;
   double chip_hours_per_second = 0.0;  // chips of the serving replica / 3600
   // Chips of the rollouts' replica / 3600: the serving replica's, except where a setup gives
   // serving a size of its own (the chosen replica's sizes, problems/question/
