@@ -8,13 +8,12 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "example_path.hpp"
+#include "frontier_text.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/closed_form_fleet.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
@@ -162,17 +161,11 @@ TEST_CASE("closed-form fleet equals the planned fleet of a given replica", "[clo
 
 TEST_CASE("closed-form fleet declines a chosen replica and a model without a fleet",
           "[closed_form_fleet]") {
-  std::ifstream file(example("frontier.toml"));
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  std::string text = buffer.str();
-  const std::size_t at = text.find("\nchips = 8 ");
-  REQUIRE(at != std::string::npos);
   const QuestionSetup given = fleet_setup({"inference.rate=50M/s"});
   REQUIRE(closed_form_fleet(given.model, 1e11));
-  text.erase(at + 1, text.find('\n', at + 1) - at);  // inference.chips absent: chosen
-  const Scenario scenario =
-      load_scenario_text(text, "frontier-chosen.toml", {"problem.target_params=1e11"});
+  // inference.chips absent: chosen.
+  const Scenario scenario = load_scenario_text(frontier_text(false), "frontier-chosen.toml",
+                                               {"problem.target_params=1e11"});
   const QuestionSetup chosen = question_setup(scenario, *scenario.law, scenario.problem);
   REQUIRE(chosen.model.closed_form());
   CHECK_FALSE(closed_form_fleet(chosen.model, 1e11));

@@ -7,12 +7,11 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "example_path.hpp"
+#include "frontier_text.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_fast.hpp"
@@ -31,19 +30,6 @@ constexpr double kFloorAgreement = 1e-9;
 QuestionSetup floor_setup(const std::string& text, const std::vector<std::string>& overrides) {
   const Scenario scenario = load_scenario_text(text, "frontier-floor.toml", overrides);
   return question_setup(scenario, *scenario.law, scenario.problem);
-}
-
-std::string frontier_text(bool replica_given) {
-  std::ifstream file(example("frontier.toml"));
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  std::string text = buffer.str();
-  if (!replica_given) {
-    const std::size_t at = text.find("\nchips = 8 ");
-    REQUIRE(at != std::string::npos);
-    text.erase(at + 1, text.find('\n', at + 1) - at);
-  }
-  return text;
 }
 
 // Which piece the answer lies on, read off its fleet.
