@@ -23,17 +23,29 @@ struct HoursAndUsd {
 // The cost is smooth between the points where the serving regime changes (another batch bound
 // binds, decode or prefill crosses the roofline's ridge); there it has a corner, and the slope
 // is the one of the side N is on. The solvers treat such corners explicitly (solver/minimize).
+// `scaled`: along a scaled model (N_active and N_total in proportion); `in_total`: in
+// ln N_total at a fixed N_active (the weights alone), for a problem that chooses the experts.
 struct Priced {
   HoursAndUsd value;
-  HoursAndUsd slope;  // d / d ln N
+  HoursAndUsd scaled;
+  HoursAndUsd in_total;
 };
 
 SizeCost size_cost(const Priced& priced) {
-  return {priced.value.gpu_hours, priced.value.usd, priced.slope.gpu_hours, priced.slope.usd};
+  return {priced.value.gpu_hours, priced.value.usd, priced.scaled.gpu_hours, priced.scaled.usd};
 }
 
-// One input token and one output token at `context` for a model of N active parameters, with
-// their slopes in ln N.
+SparseSizeCost sparse_size_cost(const Priced& priced) {
+  return {priced.value.gpu_hours,
+          priced.value.usd,
+          priced.scaled.gpu_hours - priced.in_total.gpu_hours,
+          priced.scaled.usd - priced.in_total.usd,
+          priced.in_total.gpu_hours,
+          priced.in_total.usd};
+}
+
+// One input token and one output token at `context` for a model of N active and N_total
+// total parameters, with their slopes.
 struct TokenCosts {
   ComputeCost input, output;
   ServingPlanSlopes slopes;
@@ -41,8 +53,9 @@ struct TokenCosts {
 
 // With the replica chosen, the cheapest per output token at this N (rollouts run in a training
 // job's time: elastic).
-TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, double context) {
-  const Architecture scaled = architecture_at(inputs.architecture, active_params);
+TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, double total_params,
+                       double context) {
+  const Architecture scaled = architecture_at(inputs.architecture, active_params, total_params);
   ServingSetup serving = inputs.serving;
   if (serving.replica_chosen) {
     double chips = serving.chips;
@@ -60,33 +73,43 @@ TokenCosts token_costs(const LifetimeInputs& inputs, double active_params, doubl
 
 // Hours and dollars of one RL rollout token: generation at the output-token cost, the trained
 // fraction at 6 N per token at the RL MFU on the training chips, extra passes at the
-// input-token cost (costmodel/rl_cost.hpp). The trained part is linear in N.
+// input-token cost (costmodel/rl_cost.hpp). The trained part is linear in N_active.
 Priced rl_token(const LifetimeInputs& inputs, double params, double train_hours_per_flop,
                 double train_usd_per_hour, const TokenCosts& tokens) {
   const double trained_hours = 6.0 * params * inputs.rl.trained_fraction * train_hours_per_flop;
   const double p = inputs.rl.extra_forward_passes;
   const double s_out = tokens.slopes.output_token, s_in = tokens.slopes.input_token;
+  const double t_out = tokens.slopes.output_token_in_total;
+  const double t_in = tokens.slopes.input_token_in_total;
   const HoursAndUsd value{
       tokens.output.chip_hours + trained_hours + p * tokens.input.chip_hours,
       tokens.output.usd + trained_hours * train_usd_per_hour + p * tokens.input.usd};
-  const HoursAndUsd slope{
+  const HoursAndUsd scaled{
       tokens.output.chip_hours * s_out + trained_hours + p * tokens.input.chip_hours * s_in,
       tokens.output.usd * s_out + trained_hours * train_usd_per_hour + p * tokens.input.usd * s_in};
-  return {value, slope};
+  const HoursAndUsd in_total{tokens.output.chip_hours * t_out + p * tokens.input.chip_hours * t_in,
+                             tokens.output.usd * t_out + p * tokens.input.usd * t_in};
+  return {value, scaled, in_total};
 }
 
-// A size cost priced by the roofline's serving plan at N (root finding): `price(inputs, params)`
-// is the whole demand (input tokens prefilled, output tokens decoded) or one RL rollout token
-// (generation and extra passes at the RL context, the trained fraction at the RL MFU). The
-// closed form the accelerators use stands beside it.
+// A size cost priced by the roofline's serving plan at N (root finding): `price(inputs, active,
+// total)` is one RL rollout token (generation and extra passes at the RL context, the trained
+// fraction at the RL MFU). The closed form the accelerators use stands beside it.
 template <class Price>
 class ServingPricedCost final : public SizeCostFunction {
  public:
   ServingPricedCost(std::shared_ptr<const LifetimeInputs> inputs,
                     std::shared_ptr<const RooflinePricing> closed_form, Price price)
       : inputs_(std::move(inputs)), closed_form_(std::move(closed_form)), price_(price) {}
-  SizeCost at(double params) const override { return size_cost(price_(*inputs_, params)); }
+  SizeCost at(double params) const override {
+    return size_cost(
+        price_(*inputs_, params, params * total_to_active_ratio(inputs_->architecture)));
+  }
   const RooflinePricing* closed_form() const override { return closed_form_.get(); }
+  bool prices_total() const override { return true; }
+  std::optional<SparseSizeCost> at_total(double active_params, double total_params) const override {
+    return sparse_size_cost(price_(*inputs_, active_params, total_params));
+  }
 
  private:
   std::shared_ptr<const LifetimeInputs> inputs_;
@@ -116,14 +139,39 @@ FleetPlan ServingFleet::plan_at(double active_params) const {
                     demand_, inputs_->serving.context_tokens, "inference");
 }
 
-SizeCost ServingFleet::at(double active_params) const {
-  const FleetPlan fleet = plan_at(active_params);
+FleetPlan ServingFleet::plan_at_total(double active_params, double total_params) const {
+  return plan_fleet(architecture_at(inputs_->architecture, active_params, total_params),
+                    inputs_->serving, demand_, inputs_->serving.context_tokens, "inference");
+}
+
+namespace {
+
+const FleetPlan& converged_fleet(const FleetPlan& fleet, double active_params) {
   if (fleet.plan.status != Status::converged) {
     throw InputError("inference: serving plan for " + std::to_string(active_params) +
                      " parameters: " + fleet.plan.message);
   }
+  return fleet;
+}
+
+}  // namespace
+
+SizeCost ServingFleet::at(double active_params) const {
+  const FleetPlan fleet = plan_at(active_params);
+  converged_fleet(fleet, active_params);
   return {fleet.chip_hours, fleet.chip_hours * usd_per_chip_hour_, fleet.d_chip_hours_d_log_params,
           fleet.d_chip_hours_d_log_params * usd_per_chip_hour_};
+}
+
+std::optional<SparseSizeCost> ServingFleet::at_total(double active_params,
+                                                     double total_params) const {
+  const FleetPlan fleet = plan_at_total(active_params, total_params);
+  converged_fleet(fleet, active_params);
+  const double in_total = fleet.d_chip_hours_d_log_total_params;
+  const double in_active = fleet.d_chip_hours_d_log_params - in_total;
+  return SparseSizeCost{fleet.chip_hours, fleet.chip_hours * usd_per_chip_hour_,
+                        in_active,        in_active * usd_per_chip_hour_,
+                        in_total,         in_total * usd_per_chip_hour_};
 }
 
 bool LifetimeCostModel::closed_form_exact_at(double params) const {
@@ -151,10 +199,16 @@ double total_to_active_ratio(const Architecture& architecture) {
 }
 
 Architecture architecture_at(const Architecture& architecture, double active_params) {
+  return architecture_at(architecture, active_params,
+                         active_params * total_to_active_ratio(architecture));
+}
+
+Architecture architecture_at(const Architecture& architecture, double active_params,
+                             double total_params) {
   // Direct totals override the shape's parameter counts; the shape (if any) still gives the
   // KV bytes per token and attention FLOPs, which therefore stay as they are.
   Architecture scaled = architecture;
-  scaled.total_params = active_params * total_to_active_ratio(architecture);
+  scaled.total_params = total_params;
   scaled.active_params = active_params;
   scaled.scaled_counts = true;
   return scaled;
@@ -244,10 +298,10 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
   }
   // Built even without rollout tokens: equal-cost derives them from an RL share, and the RL
   // returns model chooses them, so both need the cost of one. cost() reads it only for tokens.
-  model.rl_per_token =
-      serving_priced(shared, closed_form, [=](const LifetimeInputs& in, double params) {
+  model.rl_per_token = serving_priced(
+      shared, closed_form, [=](const LifetimeInputs& in, double params, double total_params) {
         return rl_token(in, params, rl_train_hours_per_flop, train_usd_per_hour,
-                        token_costs(in, params, rl_context));
+                        token_costs(in, params, total_params, rl_context));
       });
   // The largest N whose weights and one sequence (or the given batch) fit the replica, with a
   // margin: beyond it the serving plan has no batch.
@@ -287,6 +341,28 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
       model.max_params =
           std::exp(std::max(largest > 0.0 ? std::log(largest) : floor, floor) - kLogMargin);
     }
+  }
+  // For a problem that chooses the experts, the same bounds apart: the weights' (the HBM, and
+  // the latency target's memory side) on N_total, the latency target's compute side on
+  // N_active. per_param has N_active = 1 and N_total = the architecture's ratio.
+  const double ratio = total_to_active_ratio(inputs.architecture);
+  model.max_total_params =
+      (per_param.hbm_bytes - cache_bytes) / per_param.weight_bytes * ratio * std::exp(-kLogMargin);
+  if (const auto latency = priced.serving.latency_per_token_seconds) {
+    const DecodeStep unit_step = decode_step(per_param, batch, longest);
+    const double attention_flops = batch * decode_attention_flops_per_token(per_param, longest);
+    const double sequence_bytes = unit_step.bytes - per_param.weight_read_bytes;
+    const double memory_bound =
+        (*latency * per_param.bytes_per_second - sequence_bytes) / per_param.weight_read_bytes;
+    const double compute_bound = (*latency * per_param.flop_per_second - attention_flops) /
+                                 (2.0 * batch * per_param.decode_params);
+    // A target no model meets: the dense bound's floor, as above.
+    const double floor_total = model.max_params * ratio;
+    model.max_total_params =
+        std::min(model.max_total_params,
+                 memory_bound > 0.0 ? memory_bound * ratio * std::exp(-kLogMargin) : floor_total);
+    model.max_active_params =
+        compute_bound > 0.0 ? compute_bound * std::exp(-kLogMargin) : model.max_params;
   }
   return model;
 }

@@ -27,6 +27,11 @@ class ServingFleet final : public SizeCostFunction {
   // The fleet at N active parameters; throws InputError as plan_fleet does.
   FleetPlan plan_at(double active_params) const;
   SizeCost at(double active_params) const override;  // the paid chip-hours and dollars
+  // The fleet of a model of N_active active and N_total total parameters (a mixture of
+  // experts whose expert count the problem chooses), and its cost with the slopes apart.
+  FleetPlan plan_at_total(double active_params, double total_params) const;
+  bool prices_total() const override { return true; }
+  std::optional<SparseSizeCost> at_total(double active_params, double total_params) const override;
   const RooflinePricing* closed_form() const override { return closed_form_.get(); }
   // The scenario's inputs the fleet prices (a question that gives the replica in turn reads
   // the serving setup from them).
@@ -45,6 +50,9 @@ LifetimeCostModel lifetime_cost_model(const LifetimeInputs& inputs, bool with_pr
 
 // The scenario's architecture scaled to `active_params` (see above).
 Architecture architecture_at(const Architecture& architecture, double active_params);
+// The same with the total given (the architecture's KV cache and attention kept).
+Architecture architecture_at(const Architecture& architecture, double active_params,
+                             double total_params);
 
 // Total over active parameters of the architecture (1 for a dense model, or when no
 // architecture is given: the lifetime problems then treat the model as dense).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/problems/compute_optimal/allocation.hpp"
@@ -92,6 +93,57 @@ LifetimeCostModel::Total LifetimeCostModel::total(CostUnit unit, double params,
   const double serving_slope = in_unit(
       unit, {inference_flops_per_param * params, i.d_gpu_hours_d_log_params, i.d_usd_d_log_params});
   return {pretrain + rl + serving, pretrain + rl_slope + serving_slope, pretrain};
+}
+
+namespace {
+
+SparseSizeCost priced_apart(const SizeCostTerm& term, double active_params, double total_params) {
+  const std::optional<SparseSizeCost> cost = term.at_total(active_params, total_params);
+  if (!cost) throw std::logic_error("a size cost that cannot price the total apart");
+  return *cost;
+}
+
+}  // namespace
+
+bool LifetimeCostModel::prices_total() const {
+  return rl_per_token.prices_total() && inference.prices_total();
+}
+
+LifetimeCost LifetimeCostModel::cost_at(double active_params, double total_params,
+                                        double pretrain_tokens) const {
+  LifetimeCost cost;
+  cost.pretrain = pretraining(active_params, pretrain_tokens);
+  if (rl_tokens > 0.0) {
+    const SparseSizeCost rl_token = priced_apart(rl_per_token, active_params, total_params);
+    cost.rl = {rl_flops_per_param_token * active_params * rl_tokens, rl_token.gpu_hours * rl_tokens,
+               rl_token.usd * rl_tokens};
+  }
+  const SparseSizeCost served = priced_apart(inference, active_params, total_params);
+  cost.inference = {inference_flops_per_param * active_params, served.gpu_hours, served.usd};
+  return cost;
+}
+
+LifetimeCostModel::SparseTotal LifetimeCostModel::total_at(CostUnit unit, double active_params,
+                                                           double total_params,
+                                                           double pretrain_tokens) const {
+  // Pretraining and every FLOP follow N_active (6 N_active D, 2 N_active per token); the total
+  // enters the hours and dollars of serving and rollouts alone.
+  const double pretrain = in_unit(unit, pretraining(active_params, pretrain_tokens));
+  SparseTotal result{pretrain, pretrain, pretrain, 0.0};
+  const auto add = [&](const SparseSizeCost& c, double flops_per_param, double count) {
+    const double flops = flops_per_param * active_params;
+    result.value += in_unit(unit, {flops, c.gpu_hours, c.usd}) * count;
+    result.d_log_params +=
+        in_unit(unit, {flops, c.d_gpu_hours_d_log_active, c.d_usd_d_log_active}) * count;
+    result.d_log_total_params +=
+        in_unit(unit, {0.0, c.d_gpu_hours_d_log_total, c.d_usd_d_log_total}) * count;
+  };
+  if (rl_tokens > 0.0) {
+    add(priced_apart(rl_per_token, active_params, total_params), rl_flops_per_param_token,
+        rl_tokens);
+  }
+  add(priced_apart(inference, active_params, total_params), inference_flops_per_param, 1.0);
+  return result;
 }
 
 std::optional<LinearCost> LifetimeCostModel::linear(CostUnit unit) const {

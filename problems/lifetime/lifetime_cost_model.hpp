@@ -82,6 +82,12 @@ struct LifetimeCostModel {
   bool closed_form_exact_at(double params) const;
   // The same, given the fleet at N (fleet->plan_at(params)), for a caller that reports it too.
   bool closed_form_exact_given(double params, const FleetPlan& fleet_at_params) const;
+  // The same bounds apart, for a problem that chooses the experts (the total then moves at a
+  // fixed N_active): the largest N_total whose weights fit the replica (and meet a latency
+  // target's memory side), and the largest N_active a latency target's compute side allows.
+  // +infinity when nothing bounds them (fixed MFUs).
+  double max_total_params = std::numeric_limits<double>::infinity();
+  double max_active_params = std::numeric_limits<double>::infinity();
   // What sets max_params, for an infeasible question's message.
   std::string max_params_reason = "the serving replica's HBM; add chips per replica";
 
@@ -95,6 +101,23 @@ struct LifetimeCostModel {
     double d_log_tokens;
   };
   Total total(CostUnit unit, double params, double pretrain_tokens) const;
+
+  // The same for a mixture of experts of N_active active and N_total total parameters, with
+  // the slope in ln N_active at a fixed N_total and in ln N_total at a fixed N_active (FLOPs
+  // follow the active parameters, the weights the total). Throws std::logic_error for a size
+  // cost that cannot price them apart (the caller checks prices_total first).
+  struct SparseTotal {
+    double value;
+    double d_log_params;  // at a fixed N_total
+    double d_log_tokens;
+    double d_log_total_params;  // at a fixed N_active
+  };
+  SparseTotal total_at(CostUnit unit, double active_params, double total_params,
+                       double pretrain_tokens) const;
+  // The phases' costs of the same.
+  LifetimeCost cost_at(double active_params, double total_params, double pretrain_tokens) const;
+  // Whether RL and inference can be priced at a total apart from the active parameters.
+  bool prices_total() const;
 
   // Capabilities. The linear form in `unit` when every size cost is linear and N is unbounded
   // (nullopt otherwise); the roofline's closed form of both size costs when they have one.

@@ -27,6 +27,10 @@ struct LifetimePlan {
   // plan exists).
   double rl_tokens = 0.0;
   double loss = 0.0;
+  // With the experts chosen (problems/lifecycle/experts_solve.hpp): the joint law's E and the
+  // total parameters N m(E) it implies; absent otherwise.
+  std::optional<double> experts;
+  std::optional<double> total_params;
   LifetimeCost cost;
   CostUnit unit = CostUnit::flops;            // the unit that was minimised (or budgeted)
   std::optional<RlReturnsAnswer> rl_returns;  // with [rl.returns] only

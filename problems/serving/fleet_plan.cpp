@@ -53,6 +53,7 @@ struct SizePriced {
   double chips = 0.0;
   ServingPlan plan;
   double busy_hours = 0.0, d_busy_hours = 0.0;  // E and dE / d ln N
+  double d_busy_hours_in_total = 0.0;           // dE / d ln N_total at a fixed N_active
   double paid_hours = 0.0;
 };
 
@@ -70,6 +71,7 @@ SizePriced price_size(Roofline& roofline, const ServingSetup& setup, double chip
   const double out = demand.output_tokens * s.plan.output_token.chip_hours;
   s.busy_hours = in + out;
   s.d_busy_hours = in * slopes.input_token + out * slopes.output_token;
+  s.d_busy_hours_in_total = in * slopes.input_token_in_total + out * slopes.output_token_in_total;
   s.paid_hours = paid_chip_hours(setup, demand, chips, s.busy_hours);
   return s;
 }
@@ -110,6 +112,7 @@ void set_fleet_bill(FleetPlan& fleet, double chips, double busy_chip_hours,
     fleet.whole_replicas = std::ceil(fleet.replicas);
     fleet.utilisation = 1.0;
     fleet.whole_replicas_usd = fleet.usd;
+    fleet.paid_per_busy_chip_hour = 1.0;
     fleet.d_chip_hours_d_log_params = d_busy_chip_hours_d_log_params;
     return;
   }
@@ -121,8 +124,8 @@ void set_fleet_bill(FleetPlan& fleet, double chips, double busy_chip_hours,
   fleet.whole_replicas = std::ceil(fleet.replicas * (1.0 - 1e-12));
   fleet.utilisation = fleet.busy_replicas / fleet.replicas;
   fleet.whole_replicas_usd = fleet.whole_replicas * chips * seconds / kSecondsPerHour * price;
-  fleet.d_chip_hours_d_log_params =
-      fleet.demand_bound ? 0.0 : setup.peak_to_mean * d_busy_chip_hours_d_log_params;
+  fleet.paid_per_busy_chip_hour = fleet.demand_bound ? 0.0 : setup.peak_to_mean;
+  fleet.d_chip_hours_d_log_params = fleet.paid_per_busy_chip_hour * d_busy_chip_hours_d_log_params;
 }
 
 FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
@@ -193,6 +196,8 @@ FleetPlan plan_fleet(const Architecture& model, const ServingSetup& setup,
   fleet.plan = best.plan;
   fleet.batch = best.plan.batch;
   set_fleet_bill(fleet, best.chips, best.busy_hours, best.d_busy_hours, setup, demand, prefix);
+  fleet.d_chip_hours_d_log_total_params =
+      fleet.paid_per_busy_chip_hour * best.d_busy_hours_in_total;
   if (fleet.demand_bound && best.plan.bound != BatchBound::given) {
     const double peak_output_per_second =
         setup.peak_to_mean * demand.output_tokens / *demand.duration_seconds;

@@ -68,6 +68,12 @@ struct FleetPlan {
   double whole_replicas_usd = kNaN;
   // d (paid chip-hours) / d ln N on this piece (0 where one replica's floor binds).
   double d_chip_hours_d_log_params = kNaN;
+  // The same in ln N_total at a fixed N_active (a mixture of experts whose expert count is
+  // chosen: the weights grow, the FLOPs do not; set by plan_fleet, not by set_fleet_bill).
+  double d_chip_hours_d_log_total_params = kNaN;
+  // d (paid chip-hours) / d (busy chip-hours) at the margin: 1 elastic, 0 where one replica's
+  // floor binds, peak_to_mean otherwise.
+  double paid_per_busy_chip_hour = kNaN;
 };
 
 // The fleet of `model` (already scaled to N) for `demand` at `context_tokens`. setup.chips is

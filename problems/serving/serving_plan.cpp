@@ -14,7 +14,7 @@
 namespace scaleopt {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 std::string replica_text(const Roofline& r, const ServingSetup& setup) {
   std::ostringstream text;
@@ -83,7 +83,7 @@ std::optional<Candidate> best_batch_closed_form(const Roofline& r, double S,
   }
   if (cached_bytes > 0.0) consider((r.hbm_bytes - r.weight_bytes) / cached_bytes, BatchBound::hbm);
   if (latency) {
-    double batch = flops > 0.0 ? *latency * F / flops : kInfinity;
+    double batch = flops > 0.0 ? *latency * F / flops : kUnbounded;
     if (read_bytes > 0.0)
       batch = std::min(batch, (*latency * W - r.weight_read_bytes) / read_bytes);
     consider(batch, BatchBound::latency);

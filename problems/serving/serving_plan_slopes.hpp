@@ -31,6 +31,11 @@ namespace scaleopt {
 struct ServingPlanSlopes {
   double input_token = 0.0;   // d ln(cost of one input token) / d ln N
   double output_token = 0.0;  // d ln(cost of one output token) / d ln N
+  // The same in ln N_total at a fixed N_active: the weights alone grow, not the FLOPs (a mixture
+  // of experts whose expert count the problem chooses). The formulas above with phi_c = 0 and a
+  // compute-bound prefill's slope 0; the slope in ln N_active alone is the difference.
+  double input_token_in_total = 0.0;
+  double output_token_in_total = 0.0;
 };
 
 ServingPlanSlopes log_slopes_in_params(const Roofline& roofline, const ServingPlan& plan);
