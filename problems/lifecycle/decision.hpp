@@ -3,7 +3,7 @@
 // sits in the solver's vector x. Every variable is the logarithm of a positive count, since
 // they span 1e8..1e15 and NLopt misbehaves on badly scaled variables (docs/model.md, How the
 // optimiser solves them). N and D are always variables; the others appear when a question
-// chooses them (the RL tokens with [rl.returns]).
+// chooses them (the RL tokens with [rl.returns], the sparsity with a joint dense/MoE law).
 //
 // A term of the problem (problems/lifecycle/lifecycle_problem.hpp) reads the variables it
 // depends on through the layout and writes its gradient in the same places, so that a new
@@ -18,8 +18,12 @@ enum class DecisionVariable : unsigned char {
   params,           // ln N: active parameters
   pretrain_tokens,  // ln D: pretraining tokens
   rl_tokens,        // ln D_RL: RL rollout tokens (chosen with [rl.returns])
+  // ln m = ln(N_total / N_active), which sets the joint law's experts E = 1 + (m - 1) / f
+  // (problems/lifecycle/expert_choice.hpp): in ln m the weights the replica must hold,
+  // ln N + ln m, are linear, so that their bound is a linear constraint SLSQP never steps across.
+  expansion,
 };
-inline constexpr std::size_t kDecisionVariableCount = 3;
+inline constexpr std::size_t kDecisionVariableCount = 4;
 // The largest dimension of x: every variable present.
 inline constexpr std::size_t kMaxDecisionDimension = kDecisionVariableCount;
 
@@ -28,9 +32,10 @@ class DecisionLayout {
   // N and D only.
   DecisionLayout() = default;
   // N, D and the variables asked for, in DecisionVariable order.
-  static DecisionLayout with(bool rl_tokens) {
+  static DecisionLayout with(bool rl_tokens, bool experts = false) {
     DecisionLayout layout;
     if (rl_tokens) layout.add(DecisionVariable::rl_tokens);
+    if (experts) layout.add(DecisionVariable::expansion);
     return layout;
   }
 
@@ -46,7 +51,7 @@ class DecisionLayout {
   void add(DecisionVariable v) {
     index_[static_cast<std::size_t>(v)] = static_cast<int>(dimension_++);
   }
-  std::array<int, kDecisionVariableCount> index_{0, 1, -1};
+  std::array<int, kDecisionVariableCount> index_{0, 1, -1, -1};
   std::size_t dimension_ = 2;
 };
 

@@ -6,6 +6,7 @@
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
+#include "scaleopt/problems/lifecycle/experts_solve.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
@@ -25,7 +26,54 @@ LifecycleTerms lifecycle_terms(LossTerm loss, LifetimeCostModel cost, CostUnit u
   return terms;
 }
 
+namespace {
+
+// cost_at with the expansion chosen: N_total = N m moves with ln N and with ln m.
+LifecycleTerms::CostValue sparse_cost_at(const LifecycleTerms& terms, std::span<const double> x) {
+  const DecisionLayout& layout = terms.layout;
+  const std::size_t n = layout.at(DecisionVariable::params);
+  const std::size_t d = layout.at(DecisionVariable::pretrain_tokens);
+  const std::size_t e = layout.at(DecisionVariable::expansion);
+  const double params = std::exp(x[n]);
+  // SLSQP may try a point beyond the weights the replica holds (ln N + ln m above its bound,
+  // when it relaxes an inconsistent subproblem), where no serving plan exists: there the cost
+  // is continued to first order from the bound, in ln N_total (a C1 extension, only ever seen
+  // by such a trial point: every answer satisfies the constraint).
+  const double log_total = x[n] + x[e];
+  const double log_max_total = std::log(terms.cost.max_total_params);
+  const double excess = std::max(0.0, log_total - log_max_total);
+  const double total_params = std::exp(log_total - excess);
+  const LifetimeCostModel::SparseTotal base =
+      terms.cost.total_at(terms.unit, params, total_params, std::exp(x[d]));
+  LifecycleTerms::CostValue result;
+  result.value = base.value + base.d_log_total_params * excess;
+  result.gradient[n] = base.d_log_params + base.d_log_total_params;
+  result.gradient[d] = base.d_log_tokens;
+  result.gradient[e] = base.d_log_total_params;
+  if (layout.has(DecisionVariable::rl_tokens)) {
+    const std::size_t r = layout.at(DecisionVariable::rl_tokens);
+    const double rl_tokens = std::exp(x[r]);
+    const std::optional<SparseSizeCost> token =
+        terms.cost.rl_per_token.at_total(params, total_params);
+    const double flops = terms.cost.rl_flops_per_param_token * params;
+    const double in_active =
+        in_unit(terms.unit, {flops, token->d_gpu_hours_d_log_active, token->d_usd_d_log_active});
+    const double in_total =
+        in_unit(terms.unit, {0.0, token->d_gpu_hours_d_log_total, token->d_usd_d_log_total});
+    const double per_token =
+        in_unit(terms.unit, {flops, token->gpu_hours, token->usd}) + in_total * excess;
+    result.value += per_token * rl_tokens;
+    result.gradient[n] += (in_active + in_total) * rl_tokens;
+    result.gradient[e] += in_total * rl_tokens;
+    result.gradient[r] = per_token * rl_tokens;
+  }
+  return result;
+}
+
+}  // namespace
+
 LifecycleTerms::CostValue LifecycleTerms::cost_at(std::span<const double> x) const {
+  if (layout.has(DecisionVariable::expansion)) return sparse_cost_at(*this, x);
   const std::size_t n = layout.at(DecisionVariable::params);
   const std::size_t d = layout.at(DecisionVariable::pretrain_tokens);
   const double params = std::exp(x[n]);
@@ -52,10 +100,16 @@ LifetimePlan plan_at(const LifecycleTerms& terms, std::span<const double> counts
   if (layout.has(DecisionVariable::rl_tokens)) {
     model.rl_tokens = counts[layout.at(DecisionVariable::rl_tokens)];
   }
-  LifetimePlan plan =
-      plan_at(terms.loss.law(), model, terms.unit, counts[layout.at(DecisionVariable::params)],
-              counts[layout.at(DecisionVariable::pretrain_tokens)]);
-  if (terms.loss.has_transforms()) {
+  const double params = counts[layout.at(DecisionVariable::params)];
+  const double tokens = counts[layout.at(DecisionVariable::pretrain_tokens)];
+  LifetimePlan plan = plan_at(terms.loss.law(), model, terms.unit, params, tokens);
+  if (layout.has(DecisionVariable::expansion)) {
+    const double expansion = counts[layout.at(DecisionVariable::expansion)];
+    plan.experts = terms.experts->experts_at(expansion);
+    plan.total_params = params * expansion;
+    plan.cost = model.cost_at(params, *plan.total_params, tokens);
+  }
+  if (terms.loss.has_transforms() || layout.has(DecisionVariable::expansion)) {
     DecisionGradient logs{};
     for (std::size_t i = 0; i < layout.dimension(); ++i) logs[i] = std::log(counts[i]);
     const LossTerm::Value l =
@@ -182,6 +236,11 @@ LifecycleProblem::LifecycleProblem(LifecycleTerms terms, LifecycleQuestion quest
     (constraint->sense() == ConstraintTerm::Sense::equal ? equalities_ : inequalities_)
         .push_back(constraint.get());
   }
+  if (terms_.layout.has(DecisionVariable::expansion) &&
+      std::isfinite(terms_.cost.max_total_params)) {
+    servable_total_ = std::make_shared<ServableTotalConstraint>();
+    inequalities_.push_back(servable_total_.get());
+  }
 }
 
 std::vector<double> LifecycleProblem::lower_bounds() const {
@@ -190,11 +249,27 @@ std::vector<double> LifecycleProblem::lower_bounds() const {
   if (const RlGainTransform* gain = terms_.loss.rl_gain()) {
     lower[terms_.layout.at(DecisionVariable::rl_tokens)] = std::log(gain->min_rl_tokens());
   }
+  if (terms_.layout.has(DecisionVariable::expansion)) {
+    const ExpertChoice& experts = *terms_.experts;
+    lower[terms_.layout.at(DecisionVariable::expansion)] =
+        std::log(experts.expansion(experts.min_experts));
+  }
   return lower;
 }
 
 std::vector<double> LifecycleProblem::upper_bounds() const {
   std::vector<double> upper(dimension(), kLogUpperBound);
+  if (terms_.layout.has(DecisionVariable::expansion)) {
+    // N_active alone, at the fewest experts (the servability constraint bounds N m).
+    const ExpertChoice& experts = *terms_.experts;
+    const double largest =
+        std::min(terms_.cost.max_active_params,
+                 terms_.cost.max_total_params / experts.expansion(experts.min_experts));
+    upper[terms_.layout.at(DecisionVariable::params)] = std::min(kLogUpperBound, std::log(largest));
+    upper[terms_.layout.at(DecisionVariable::expansion)] =
+        std::log(experts.expansion(experts.max_experts));
+    return upper;
+  }
   upper[terms_.layout.at(DecisionVariable::params)] =
       std::min(kLogUpperBound, std::log(terms_.cost.max_params));
   return upper;
@@ -239,11 +314,20 @@ std::vector<double> LifecycleProblem::start() const {
   if (const MaxPretrainTokensConstraint* cap = question_.token_cap()) {
     log_effective_tokens = std::min(log_effective_tokens, std::log(cap->max_pretrain_tokens()));
   }
-  if (gain) {
-    return rl_start(*gain, terms_.cost, terms_.unit, log_params, log_effective_tokens,
-                    kLogUpperBound);
+  std::vector<double> x = gain ? rl_start(*gain, terms_.cost, terms_.unit, log_params,
+                                          log_effective_tokens, kLogUpperBound)
+                               : std::vector<double>{log_params, log_effective_tokens};
+  // With E chosen: the middle of its bounds in ln E, where law() is the joint law's reduction
+  // (lifecycle_terms_choosing_experts), so that the start above is that E's; N within what the
+  // replica holds at that expansion (a feasible start keeps SLSQP's iterates within the linear
+  // constraint, so that no cost is asked of weights the replica cannot hold).
+  if (terms_.layout.has(DecisionVariable::expansion)) {
+    const double log_expansion =
+        std::log(terms_.experts->expansion(start_experts(*terms_.experts)));
+    x[0] = std::min(x[0], std::log(terms_.cost.max_total_params) - log_expansion);
+    x.push_back(log_expansion);
   }
-  return {log_params, log_effective_tokens};
+  return x;
 }
 
 double LifecycleProblem::objective(std::span<const double> x, std::span<double> gradient) const {

@@ -13,12 +13,14 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "scaleopt/problems/lifecycle/decision.hpp"
+#include "scaleopt/problems/lifecycle/expert_choice.hpp"
 #include "scaleopt/problems/lifecycle/loss_term.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
@@ -28,14 +30,17 @@ namespace scaleopt {
 
 // The terms a lifecycle question is built from.
 struct LifecycleTerms {
-  DecisionLayout layout;   // N, D, and D_RL when it is chosen
+  DecisionLayout layout;   // N, D, and D_RL and E when they are chosen
   LossTerm loss;           // the law with its effective-data transforms
   LifetimeCostModel cost;  // its rl_tokens are the fixed ones; 0 when D_RL is a variable
   CostUnit unit = CostUnit::usd;
   double min_params = 1.0;  // the smallest N considered (max-quality's problem.min_params)
+  // With E chosen (problems/lifecycle/experts_solve.hpp): its bounds and how it sets N_total.
+  std::optional<ExpertChoice> experts;
 
   // The cost in `unit` at x with its gradient: pretraining, RL on the fixed tokens and
-  // inference (LifetimeCostModel::total), plus RL on the chosen tokens when D_RL is a variable.
+  // inference (LifetimeCostModel::total), plus RL on the chosen tokens when D_RL is a variable;
+  // with E chosen, priced at N_total = N m(E) (LifetimeCostModel::total_at).
   struct CostValue {
     double value = 0.0;
     DecisionGradient gradient{};
@@ -205,6 +210,9 @@ class LifecycleProblem final : public Problem {
   LifecycleTerms terms_;
   LifecycleQuestion question_;
   std::vector<const ConstraintTerm*> equalities_, inequalities_;
+  // With E chosen and the replica's totals bounded: the servability constraint, the last
+  // inequality (after the question's, whose indices it leaves as they are).
+  std::shared_ptr<const ConstraintTerm> servable_total_;
 };
 
 }  // namespace scaleopt

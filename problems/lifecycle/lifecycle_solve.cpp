@@ -13,6 +13,7 @@
 #include "scaleopt/problems/compute_cap/compute_capped_reduction.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/data_limit/data_limit_reduction.hpp"
+#include "scaleopt/problems/lifecycle/experts_solve.hpp"
 #include "scaleopt/problems/rl_returns/rl_returns_plan.hpp"
 
 namespace scaleopt {
@@ -213,8 +214,31 @@ LifetimePlan lifecycle_reference(const LifecycleTerms& terms, const LifecycleQue
                                                 budget->budget(), {terms.min_params});
 }
 
+LifetimePlan plan_at_solution(const LifecycleTerms& terms, SolveResult solve) {
+  std::vector<double> counts(solve.x.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = std::exp(solve.x[i]);
+  LifetimePlan plan = plan_at(terms, counts);
+  plan.solve = std::move(solve);
+  return plan;
+}
+
+void mark_disagreement(LifetimePlan& plan, const std::string& reference_algorithm,
+                       double difference, const std::string& compared, double tolerance) {
+  plan.solve.status = Status::not_converged;
+  std::ostringstream message;
+  message.precision(3);
+  message << "NLopt and the independent reference (" << reference_algorithm
+          << ") disagree: relative difference " << difference << " in " << compared
+          << ", above the reference tolerance " << tolerance << "; NLopt: " << plan.solve.message;
+  plan.solve.message = message.str();
+}
+
 LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestion& question,
                              const SolverOptions& options) {
+  // The experts chosen: held to the reference over E (problems/lifecycle/experts_solve.hpp).
+  if (terms.layout.has(DecisionVariable::expansion)) {
+    return solve_choosing_experts(terms, question, options);
+  }
   LifetimePlan reference;
   if (budget_reduction(terms, question)) {
     reference = lifecycle_reference(terms, question);
@@ -230,11 +254,7 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
     }
   }
   const LifecycleProblem problem(terms, question);
-  SolveResult solve = minimize_with_restart(problem, reference, options);
-  std::vector<double> counts(solve.x.size());
-  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = std::exp(solve.x[i]);
-  LifetimePlan plan = plan_at(terms, counts);
-  plan.solve = std::move(solve);
+  LifetimePlan plan = plan_at_solution(terms, minimize_with_restart(problem, reference, options));
   if (!reference.solve.converged()) {
     plan.reference_message = "no independent reference: " + reference.solve.message;
   } else {
@@ -250,14 +270,8 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
     // (problems/question/question_summary.hpp) and D is pinned while N is known to rounding.
     if (plan.solve.converged() && !(difference <= options.reference_tolerance) &&
         !at_search_bound(plan.solve.x[0]) && !at_search_bound(plan.solve.x[1])) {
-      plan.solve.status = Status::not_converged;
-      std::ostringstream message;
-      message.precision(3);
-      message << "NLopt and the independent reference (" << reference.solve.algorithm
-              << ") disagree: relative difference " << difference << " in N, D or D_RL, above "
-              << "the reference tolerance " << options.reference_tolerance
-              << "; NLopt: " << plan.solve.message;
-      plan.solve.message = message.str();
+      mark_disagreement(plan, reference.solve.algorithm, difference, "N, D or D_RL",
+                        options.reference_tolerance);
     }
   }
   return plan;

@@ -10,6 +10,8 @@
 //     polish and check, restarted once from the reference's point when it does not converge;
 //  4. the plan at NLopt's point, with its relative difference to the reference.
 
+#include <string>
+
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifetime/lifetime_plan.hpp"
 #include "scaleopt/solver/solver_options.hpp"
@@ -24,6 +26,14 @@ LifetimePlan solve_lifecycle(const LifecycleTerms& terms, const LifecycleQuestio
 // The reference of step 2 alone: its plan, or status not_converged with a message when the
 // question has none (or it did not converge).
 LifetimePlan lifecycle_reference(const LifecycleTerms& terms, const LifecycleQuestion& question);
+
+// The plan at a solver's point (its x in logs), carrying the solve.
+LifetimePlan plan_at_solution(const LifecycleTerms& terms, SolveResult solve);
+
+// Two methods that disagree: one of them is wrong and neither is an answer. Marks `plan`
+// not_converged with a message naming the reference, the difference and what was compared.
+void mark_disagreement(LifetimePlan& plan, const std::string& reference_algorithm,
+                       double difference, const std::string& compared, double tolerance);
 
 // The two questions on a plain law (no transform), as the library's examples and tests ask
 // them: the cheapest plan reaching `target_loss`, the lowest loss within `budget`.

@@ -87,6 +87,23 @@ LossTerm::Value LossTerm::at(const DecisionLayout& layout, std::span<const doubl
   data.params_gradient[n] = 1.0;
   Value value;
   for (const auto& transform : transforms_) transform->apply(layout, x, data, value.report);
+  if (layout.has(DecisionVariable::expansion)) {
+    // The joint law at (ln N_eff, ln D_eff, ln E), E = 1 + (m - 1) / f: the experts enter the
+    // law alone (no transform depends on them).
+    const std::size_t e = layout.at(DecisionVariable::expansion);
+    const double expansion = std::exp(x[e]);
+    const double experts = 1.0 + (expansion - 1.0) / expert_share_;
+    const JointLossInLogSpace joint =
+        joint_loss_in_log_space(*joint_, data.log_params, data.log_tokens, std::log(experts));
+    value.loss = joint.loss;
+    for (std::size_t i = 0; i < layout.dimension(); ++i) {
+      value.gradient[i] =
+          joint.d_log_tokens * data.gradient[i] + joint.d_log_params * data.params_gradient[i];
+    }
+    // d ln E / d ln m = m / (f E).
+    value.gradient[e] += joint.d_log_experts * expansion / (expert_share_ * experts);
+    return value;
+  }
   const double params_term = law_.A * std::exp(-law_.alpha * data.log_params);
   const double data_term = law_.B * std::exp(-law_.beta * data.log_tokens);
   value.loss = law_.E + params_term + data_term;

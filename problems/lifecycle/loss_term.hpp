@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/costmodel/rl_returns.hpp"
 #include "scaleopt/problems/lifecycle/decision.hpp"
@@ -114,6 +115,25 @@ class LossTerm {
   }
 
   const LossLaw& law() const { return law_; }
+  // A joint dense/MoE law (costmodel/joint_loss_law.hpp) whose experts the problem chooses: at()
+  // evaluates it, not law(), when the layout has the expansion m, at E = 1 + (m - 1) / f with
+  // f = `expert_share` (problems/lifecycle/expert_choice.hpp). law() stays the reduction at
+  // some fixed expert count (its E, the irreducible loss, is the joint law's c).
+  LossTerm& choosing_experts(std::shared_ptr<const JointLossLaw> joint, double expert_share) {
+    joint_ = std::move(joint);
+    expert_share_ = expert_share;
+    return *this;
+  }
+  const JointLossLaw* joint() const { return joint_.get(); }
+  const std::shared_ptr<const JointLossLaw>& shared_joint() const { return joint_; }
+  // The same chain of transforms on another law, the experts no longer chosen (the question at
+  // a fixed E).
+  LossTerm with_law(LossLaw law) const {
+    LossTerm term = *this;
+    term.law_ = std::move(law);
+    term.joint_.reset();
+    return term;
+  }
   bool has_transforms() const { return !transforms_.empty(); }
   std::size_t transform_count() const { return transforms_.size(); }
   // The RL gain of the chain, or null.
@@ -132,6 +152,8 @@ class LossTerm {
  private:
   LossLaw law_;
   std::vector<std::shared_ptr<const EffectiveDataTransform>> transforms_;
+  std::shared_ptr<const JointLossLaw> joint_;
+  double expert_share_ = 0.0;
 };
 
 }  // namespace scaleopt
