@@ -187,13 +187,10 @@ SensitivityResult analyse_sensitivity(const Scenario& scenario,
   }
   const QuestionSetup held = report.replica_chips_held ? scenario_setup(held_scenario) : base;
   std::vector<double> optimum{std::log(plan.params), std::log(plan.pretrain_tokens)};
-  if (base.chooses_rl_tokens()) {
-    // The RL tokens are the optimum's third variable.
-    optimum.push_back(std::log(answered.rl_tokens));
-    report.base = outputs_at(held, optimum[0], optimum[1], optimum[2]);
-  } else {
-    report.base = outputs_at(held, optimum[0], optimum[1]);
-  }
+  // The RL tokens are the optimum's third variable, the experts' expansion its last.
+  if (base.chooses_rl_tokens()) optimum.push_back(std::log(answered.rl_tokens));
+  if (base.experts) optimum.push_back(std::log(base.experts->expansion(*answered.experts)));
+  report.base = outputs_at(held, optimum);
   const bool heuristic = base.kind == ProblemKind::equal_cost;
   if (heuristic) {
     report.heuristic =

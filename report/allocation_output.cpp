@@ -32,6 +32,8 @@ std::string describe_law(const LossLaw& law) {
   std::ostringstream s;
   s << law.name << " (E=" << law.E << " A=" << law.A << " B=" << law.B << " alpha=" << law.alpha
     << " beta=" << law.beta << ")";
+  // A joint dense/MoE law: the reduction above is the law at these experts.
+  if (law.joint && law.experts) s << " at " << *law.experts << " experts";
   return s.str();
 }
 

@@ -47,6 +47,9 @@ std::string_view null_when(const AnswerField& field) {
              "(the reason says)";
     case AnswerFieldGroup::law_reach:
       return "no plan; a law without a fitted range";
+    case AnswerFieldGroup::experts:
+      return "no plan; the experts not chosen (a law of N and D alone, or fixed by law.experts "
+             "or architecture.total_params)";
     case AnswerFieldGroup::fleet:
       return "no plan; a FLOPs question or fixed MFUs (no replica planned); replicas and "
              "utilisation without inference.duration";

@@ -11,6 +11,7 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/answer_fields.hpp"
+#include "scaleopt/problems/question/question_setup.hpp"
 #include "scaleopt/problems/question/question_summary.hpp"
 #include "scaleopt/problems/serving/implied_mfu.hpp"
 #include "scaleopt/report/allocation_output.hpp"
@@ -121,6 +122,9 @@ std::string unavailable_reason(const AnswerField& field, const QuestionAnswer& a
                "extrapolates it cannot be said";
       }
       break;
+    case AnswerFieldGroup::experts:
+      return "the experts are not chosen: the law sees N and D alone, or law.experts or "
+             "architecture.total_params fixes them";
     case AnswerFieldGroup::training_cap:
       if (solve.status == Status::converged) {
         return field.key == "pretraining_budget_value"
@@ -259,6 +263,13 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
     row("params (total)",
         [](const QuestionAnswer& a) { return format_quantity(a.total_params, Unit::count, 4); });
   }
+  // The experts chosen (a joint law): the paper's E, top-1 experts of FFN size.
+  if (std::any_of(answers.begin(), answers.end(),
+                  [](const QuestionAnswer* a) { return a->experts.has_value(); })) {
+    row("experts (chosen)", [](const QuestionAnswer& a) {
+      return a.experts ? format_quantity(*a.experts, Unit::number, 4) : std::string("-");
+    });
+  }
   row("pretraining tokens",
       [](const QuestionAnswer& a) { return tokens_text(a.plan.pretrain_tokens); });
   row("over Chinchilla", [](const QuestionAnswer& a) {
@@ -310,6 +321,15 @@ void add_rows(Table& table, const std::vector<const QuestionAnswer*>& answers, C
     return cost_text(a.plan.cost.total(), unit, priced, NAN) +
            (priced ? ", " + format_scientific(a.plan.cost.total().flops, 3) + " FLOPs" : "");
   });
+  // Beside the dense model of the same loss: what serving one decoded token costs each.
+  if (answers.size() > 1 && answers.back()->experts && answers.front()->output_tokens > 0.0) {
+    row("inference per output token", [&](const QuestionAnswer& a) {
+      const double per_token = in_unit(unit, a.plan.cost.inference) / a.output_tokens;
+      return unit == CostUnit::usd
+                 ? format_quantity(per_token * 1e6, Unit::usd) + "/Mtok"
+                 : format_scientific(per_token, 4) + " " + std::string(to_string(unit));
+    });
+  }
   if (priced) {
     row("GPU-hours", [](const QuestionAnswer& a) {
       const LifetimeCost& c = a.plan.cost;
@@ -502,8 +522,8 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {
     json["optimum"] = answer_json(*s.optimum, layout);
-    json["optimum"]["extrapolated"] =
-        extrapolated_json(law, s.optimum->active_params, s.optimum->plan.pretrain_tokens);
+    json["optimum"]["extrapolated"] = extrapolated_json(
+        law_of_answer(law, *s.optimum), s.optimum->active_params, s.optimum->plan.pretrain_tokens);
     const QuestionSummary summary = summarize(s);
     for (const SolutionField& field : solution_fields()) {
       const double value = field.number(summary);
@@ -515,12 +535,28 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
       }
     }
   }
+  if (s.dense) {
+    // The experts chosen: the dense model of the same loss, and what one decoded token costs
+    // to serve in each (the question's unit; null without a demand).
+    json["dense"] = answer_json(*s.dense, layout);
+    json["dense"]["extrapolated"] = extrapolated_json(
+        law_of_answer(law, *s.dense), s.dense->active_params, s.dense->plan.pretrain_tokens);
+    auto per_output_token = [&](const QuestionAnswer& a) {
+      return a.output_tokens > 0.0 && a.plan.solve.status != Status::infeasible
+                 ? number(in_unit(s.unit, a.plan.cost.inference) / a.output_tokens)
+                 : Json(nullptr);
+    };
+    json["dense"]["inference_cost_per_output_token"] = per_output_token(*s.dense);
+    json["inference_cost_per_output_token"] = per_output_token(s.answer);
+  }
   if (!unavailable.empty()) json["unavailable"] = std::move(unavailable);
   json["unit"] = std::string(to_string(s.unit));
-  json["law"] = law_json(law);
-  // The law at the answer's N (active) and D: what lies outside the runs it was fitted on.
+  // The law at the answer's N (active), D and chosen experts: what lies outside the runs it
+  // was fitted on.
+  const LossLaw answered = law_of_answer(law, s.answer);
+  json["law"] = law_json(answered);
   json["extrapolated"] =
-      extrapolated_json(law, s.answer.active_params, s.answer.plan.pretrain_tokens);
+      extrapolated_json(answered, s.answer.active_params, s.answer.plan.pretrain_tokens);
   json["rule"] = scenario.problem.tokens_per_param
                      ? Json{{"tokens_per_param", *scenario.problem.tokens_per_param}}
                      : Json("law");
@@ -544,6 +580,13 @@ Table solution_table(const Scenario& scenario, const QuestionSolution& s) {
     table.header(
         {"", "heuristic", converged ? "optimum (same loss)" : "last iterate (NOT optimal)"});
     answers.push_back(&*s.optimum);
+  } else if (s.dense) {
+    // The experts chosen: the dense model of the same loss beside the answer.
+    table.header({"", converged ? "optimum" : "last iterate (NOT optimal)",
+                  s.dense->plan.solve.converged()
+                      ? "dense (E = 1), same loss"
+                      : "dense: " + std::string(to_string(s.dense->plan.solve.status))});
+    answers.push_back(&*s.dense);
   } else {
     table.header({"", converged ? "optimum" : "last iterate (NOT optimal)"});
   }
@@ -619,7 +662,9 @@ std::vector<std::string> solution_notes(const Scenario& scenario, const LossLaw&
                     percent(s.optimum->shares.rl, 4) + ", inference " +
                     percent(s.optimum->shares.inference, 4));
   }
-  notes.push_back("law " + describe_law(law) + "; Chinchilla rule: " + rule_text(scenario.problem));
+  const QuestionAnswer& reached = s.optimum ? *s.optimum : s.answer;
+  notes.push_back("law " + describe_law(law_of_answer(law, reached)) +
+                  "; Chinchilla rule: " + rule_text(scenario.problem));
   const LifetimePlan& last = s.optimum ? s.optimum->plan : s.answer.plan;
   std::string solver = "solver: " + last.solve.message;
   // A disagreement is the message itself; otherwise the agreement found.
@@ -640,8 +685,8 @@ std::string solution_text(const Scenario& scenario, const LossLaw& law, const Qu
   solution_table(scenario, s).print(out);
   for (const std::string& note : solution_notes(scenario, law, s)) out << wrap_words(note);
   const QuestionAnswer& reached = s.optimum ? *s.optimum : s.answer;
-  for (const std::string& note :
-       reach_notes(law, reached.active_params, reached.plan.pretrain_tokens)) {
+  for (const std::string& note : reach_notes(law_of_answer(law, reached), reached.active_params,
+                                             reached.plan.pretrain_tokens)) {
     out << wrap_words(note);
   }
   const DecodeConsistency decode = decode_consistency(scenario, s);

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/costmodel/joint_loss_law.hpp"
+#include "scaleopt/problems/lifecycle/expert_choice.hpp"
 #include "scaleopt/problems/question/question_solve.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/toml_reading.hpp"
@@ -182,12 +183,15 @@ std::vector<ScenarioKey> make_keys() {
           "A joint dense/MoE law only: the experts (Ludziejewski et al.'s E, 1 = dense) at "
           "which it is evaluated",
           [](const Scenario& s) {
-            return s.law && s.law->joint ? s.law->experts : std::optional<double>();
+            // Chosen by the question, the experts are no input of it.
+            return s.law && s.law->joint && !s.problem.choose_experts ? s.law->experts
+                                                                      : std::optional<double>();
           },
           [](Scenario& s, double v) {
             // Held here: the re-evaluation replaces the law that owns it.
             const std::shared_ptr<const JointLossLaw> joint = joint_law_of(s, "law.experts").joint;
             reevaluate_at_experts(*s.law, *joint, v, "law.experts");
+            s.problem.choose_experts = false;  // given: a sweep or a draw of it fixes them
           }),
       law_key("law.file", KeyKind::text, "none",
               "A TOML file whose [law] table is the law (e.g. from 'scaleopt fit --emit-law'), "
@@ -405,13 +409,19 @@ std::vector<ScenarioKey> make_keys() {
           [](Scenario& s, double v) { s.architecture.output_latent_dim = v; }),
       number(
           "architecture.total_params", Unit::count, kPositive, "from the shape", false,
-          "Total parameters, given directly (overrides the shape)",
+          "Total parameters, given directly (overrides the shape; with a joint law it fixes the "
+          "total/active ratio, else the experts are chosen)",
           [](const Scenario& s) {
-            return s.architecture.has_shape() || s.architecture.total_params
+            // The experts chosen, the total is a decision, no input.
+            return (s.architecture.has_shape() || s.architecture.total_params) &&
+                           !s.problem.choose_experts
                        ? std::optional<double>(s.architecture.total_param_count())
                        : std::nullopt;
           },
-          [](Scenario& s, double v) { s.architecture.total_params = v; }),
+          [](Scenario& s, double v) {
+            s.architecture.total_params = v;
+            s.problem.choose_experts = false;  // the total/active ratio fixes the experts
+          }),
       number(
           "architecture.active_params", Unit::count, kPositive, "from the shape, or total_params",
           false, "Active parameters per token (mixture of experts), given directly",
@@ -795,6 +805,29 @@ std::vector<ScenarioKey> make_keys() {
                        : std::nullopt;
           },
           [](Scenario& s, double v) { s.problem.min_params = v; }),
+      number(
+          "problem.min_experts", Unit::number, kAtLeastOne, "1 (dense)", false,
+          "min-lifetime-*, max-quality with a joint dense/MoE law: the fewest experts (the "
+          "paper's E, top-1 experts of FFN size) the optimiser may choose; equal to max_experts: "
+          "a fixed sparsity",
+          [](const Scenario& s) {
+            return s.problem.choose_experts
+                       ? std::optional<double>(s.problem.min_experts.value_or(1.0))
+                       : std::nullopt;
+          },
+          [](Scenario& s, double v) { s.problem.min_experts = v; }),
+      number(
+          "problem.max_experts", Unit::number, kAtLeastOne, "the largest E of the law's runs (32)",
+          false,
+          "min-lifetime-*, max-quality with a joint dense/MoE law: the most experts the optimiser "
+          "may choose (beyond the law's runs the answer says it extrapolates)",
+          [](const Scenario& s) {
+            if (!s.problem.choose_experts) return std::optional<double>();
+            // The bound in force: the one given, else the largest E of the law's runs.
+            return std::optional<double>(s.problem.max_experts.value_or(
+                default_max_experts(*s.law, s.problem.min_experts.value_or(1.0))));
+          },
+          [](Scenario& s, double v) { s.problem.max_experts = v; }),
       number(
           "problem.tokens_per_param", Unit::number, kPositive, "the law's frontier", false,
           "The Chinchilla-style rule answers are compared with: D = r N (e.g. 20)",

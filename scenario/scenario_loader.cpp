@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/input_excerpt.hpp"
 #include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/shipped_formats.hpp"
+#include "scaleopt/problems/lifecycle/expert_choice.hpp"
 #include "scaleopt/scenario/hardware_catalog.hpp"
 #include "scaleopt/scenario/input_file.hpp"
 #include "scaleopt/scenario/law_file.hpp"
@@ -181,6 +182,63 @@ void read_key(const ScenarioKey& key, const std::string& file, const toml::node&
   }
 }
 
+// A joint dense/MoE law makes the experts a decision of the questions that choose a size, unless
+// a key fixes them: law.experts, or architecture.total_params (the total/active ratio).
+// problem.min_experts / max_experts bound them and are refused where nothing is chosen. The
+// bounds and the expert share are listed as assumptions where defaulted.
+bool choose_experts(Scenario& scenario) {
+  auto given = [&](std::string_view key) {
+    return std::find(scenario.keys_given.begin(), scenario.keys_given.end(), key) !=
+           scenario.keys_given.end();
+  };
+  const ProblemSpec& problem = scenario.problem;
+  const bool bounded = given("problem.min_experts") || given("problem.max_experts");
+  const char* bound = given("problem.min_experts") ? "problem.min_experts" : "problem.max_experts";
+  const bool sizes = scenario.problem_given && (problem.kind == ProblemKind::min_lifetime_flops ||
+                                                problem.kind == ProblemKind::min_lifetime_cost ||
+                                                problem.kind == ProblemKind::max_quality);
+  if (!scenario.law || !scenario.law->joint) {
+    if (bounded) {
+      throw InputError(scenario.file + ": " + bound +
+                       ": bounds the experts of a joint dense/MoE law (law.preset = "
+                       "\"ludziejewski2025\" or a [law.joint] table); this law sees N and D "
+                       "alone");
+    }
+    return false;
+  }
+  if (!sizes) return false;  // problem_key_read's warning names the bounds it ignores
+  if (scenario.law->experts || given("architecture.total_params")) {
+    if (bounded) {
+      throw InputError(scenario.file + ": " + bound + ": " +
+                       (scenario.law->experts ? "law.experts" : "architecture.total_params") +
+                       " fixes the experts: give it or the bounds, not both");
+    }
+    return false;
+  }
+  scenario.problem.choose_experts = true;
+  const double min_experts = problem.min_experts.value_or(1.0);
+  const std::optional<FittedRange>& range = scenario.law->fitted_range;
+  const bool fitted = range && range->max_experts;
+  std::ostringstream line;
+  line << "experts chosen by the optimiser (no law.experts or architecture.total_params fixes "
+          "them)";
+  if (!problem.min_experts) line << "; problem.min_experts = 1 (dense)";
+  if (!problem.max_experts) {
+    line << "; problem.max_experts = " << default_max_experts(*scenario.law, min_experts)
+         << (fitted ? " (the largest E of the law's runs)"
+                    : " (the largest E of Ludziejewski et al. 2025's runs)");
+  }
+  scenario.assumptions.push_back(line.str());
+  const ExpertShare share = expert_share_of(scenario.architecture);
+  std::ostringstream share_line;
+  share_line.precision(4);
+  share_line << "expert share f = " << share.share
+             << " of the active parameters in the routed FFN (" << share.source
+             << "): total = active x (1 - f + f E)";
+  scenario.assumptions.push_back(share_line.str());
+  return true;
+}
+
 // Without inference.chips the lifetime questions choose the replica with N
 // (problems/serving/fleet_plan.hpp), so "inference.chips = 8" is no assumption of theirs; what
 // the choice and the fleet rest on is. Only for a priced question served by the roofline.
@@ -320,6 +378,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
       }
     }
   }
+  const bool experts_chosen = choose_experts(scenario);
   if (scenario.law && scenario.law->joint && !scenario.law->experts) {
     // A joint dense/MoE law without law.experts is evaluated at the architecture's expansion,
     // routed experts over the experts each token uses (the paper's E counts top-1 experts as
@@ -337,7 +396,7 @@ Scenario load_document(TomlDocument document, const std::vector<std::string>& ov
     } else {
       assumption << " (dense)";
     }
-    scenario.assumptions.push_back(assumption.str());
+    if (!experts_chosen) scenario.assumptions.push_back(assumption.str());
   }
   const bool priced_problem =
       scenario.problem_given && scenario.problem.kind != ProblemKind::min_lifetime_flops;

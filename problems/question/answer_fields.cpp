@@ -76,6 +76,11 @@ constexpr std::array kAnswerFields{
         [](const AnswerSummary& a, const Layout&) { return a.active_params; },
         "active parameters N: what the loss law sees and what each token costs"),
     number_field(
+        "experts", "experts", Group::experts,
+        [](const AnswerSummary& a, const Layout&) { return a.experts; },
+        "the experts chosen with a joint dense/MoE law: the paper's E, top-1 experts each as "
+        "large as the dense FFN (1: dense); params is then N_active (1 - f + f E)"),
+    number_field(
         "pretrain_tokens", "tokens", Group::plan,
         [](const AnswerSummary& a, const Layout&) { return a.pretrain_tokens; },
         "pretraining tokens D"),

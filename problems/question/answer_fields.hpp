@@ -51,6 +51,8 @@ enum class AnswerFieldGroup : unsigned char {
                   // sets the chips, the fleet or a price (the reason says)
   law_reach,      // how far the answer lies outside the law's fitted range: none for a law
                   // without a range (given by its coefficients)
+  experts,        // the experts chosen: none when the question does not choose them (a law
+                  // of N and D alone, or the experts fixed by a key)
   fleet,          // the serving fleet: none in a FLOPs question or at fixed MFUs (no replica is
                   // planned), or without a duration (replicas, utilisation)
   text,           // a text field

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/problems/equal_cost/chinchilla_comparison.hpp"
 
 namespace scaleopt {
@@ -116,6 +117,20 @@ OutputValues outputs_at(const QuestionSetup& setup, double log_params, double lo
           over_chinchilla(setup.rule, params, tokens)};
 }
 
+OutputValues outputs_at(const QuestionSetup& setup, std::span<const double> x) {
+  if (!setup.experts) {
+    return x.size() == 3 ? outputs_at(setup, x[0], x[1], x[2]) : outputs_at(setup, x[0], x[1]);
+  }
+  std::vector<double> counts(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) counts[i] = std::exp(x[i]);
+  const LifetimePlan plan = plan_at(setup.terms(), counts);
+  AllocationRule rule = setup.rule;
+  reevaluate_at_experts(rule.law, *setup.law().joint, *plan.experts);
+  return {*plan.total_params, plan.pretrain_tokens, plan.loss,
+          in_unit(setup.unit, plan.cost.total()),
+          over_chinchilla(rule, plan.params, plan.pretrain_tokens)};
+}
+
 Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,
                               const ScaledSetup& scaled, const ElasticityOptions& options) {
   Elasticity result;
@@ -137,11 +152,9 @@ Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double>
   // y(x*(p), p) along the tangent: x* + offset dx at the stencil's p.
   for (std::size_t i = 0; i < stencil->setups.size(); ++i) {
     const double s = stencil->offsets[i];
-    const QuestionSetup& setup = stencil->setups[i];
-    accumulate(result, *stencil, i,
-               dx.size() == 3 ? outputs_at(setup, optimum[0] + s * dx[0], optimum[1] + s * dx[1],
-                                           optimum[2] + s * dx[2])
-                              : outputs_at(setup, optimum[0] + s * dx[0], optimum[1] + s * dx[1]));
+    std::vector<double> x(optimum.begin(), optimum.end());
+    for (std::size_t k = 0; k < x.size(); ++k) x[k] += s * dx[k];
+    accumulate(result, *stencil, i, outputs_at(stencil->setups[i], x));
   }
   result.status = Status::converged;
   return result;

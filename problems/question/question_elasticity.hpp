@@ -37,6 +37,10 @@ OutputValues outputs_at(const QuestionSetup& setup, double log_params, double lo
 OutputValues outputs_at(const QuestionSetup& setup, double log_params, double log_tokens,
                         double log_rl_tokens);
 
+// At a point x of the setup's decision layout, (ln N, ln D[, ln D_RL][, ln m]) (the experts
+// chosen: total parameters N m, the loss and the rule at E(m)).
+OutputValues outputs_at(const QuestionSetup& setup, std::span<const double> x);
+
 // The same outputs of a solved answer, in `unit` (Monte Carlo's samples, the tornado's solves).
 OutputValues outputs_of(const AnswerSummary& answer, CostUnit unit);
 
@@ -61,7 +65,8 @@ struct Elasticity {
   std::string_view stencil;  // "central", "forward" or "backward"
 };
 
-// At the optimum (ln N*, ln D*) of `base`, solved beforehand.
+// At the optimum x* of `base` (its decision layout: ln N*, ln D*[, ln D_RL*][, ln m*]), solved
+// beforehand.
 Elasticity optimum_elasticity(const QuestionSetup& base, std::span<const double> optimum,
                               const ScaledSetup& scaled, const ElasticityOptions& options = {});
 

@@ -24,6 +24,10 @@ class WithClosedForm final : public SizeCostFunction {
       : priced_(std::move(priced)), form_(std::move(form)) {}
   SizeCost at(double params) const override { return priced_.at(params); }
   const RooflinePricing* closed_form() const override { return form_.get(); }
+  bool prices_total() const override { return priced_.prices_total(); }
+  std::optional<SparseSizeCost> at_total(double active_params, double total_params) const override {
+    return priced_.at_total(active_params, total_params);
+  }
 
  private:
   SizeCostTerm priced_;
@@ -45,6 +49,8 @@ std::optional<QuestionSetup> setup_at_size(const QuestionSetup& setup, const Lif
   result.model.inference = at_size.inference;
   result.model.fleet = at_size.fleet;
   result.model.max_params = at_size.max_params;
+  result.model.max_total_params = at_size.max_total_params;
+  result.model.max_active_params = at_size.max_active_params;
   result.model.max_params_reason = at_size.max_params_reason;
   result.model.closed_form_lower_bound = at_size.closed_form_lower_bound;
   result.model.replica_floor_chip_hours = at_size.replica_floor_chip_hours;

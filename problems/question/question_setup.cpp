@@ -9,6 +9,7 @@
 #include "scaleopt/costmodel/input_error.hpp"
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/costmodel/training_budget.hpp"
+#include "scaleopt/problems/lifecycle/experts_solve.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/question_replica_choice.hpp"
@@ -91,7 +92,9 @@ DataLimitAnswer data_limit_of(const LifetimePlan& plan, const QuestionSetup& set
 }  // namespace
 
 LifecycleTerms QuestionSetup::terms() const {
-  return lifecycle_terms(loss, model, unit, kind == ProblemKind::max_quality ? min_params : 1.0);
+  const double smallest = kind == ProblemKind::max_quality ? min_params : 1.0;
+  if (experts) return lifecycle_terms_choosing_experts(loss, model, unit, *experts, smallest);
+  return lifecycle_terms(loss, model, unit, smallest);
 }
 
 LifecycleQuestion QuestionSetup::question() const {
@@ -177,28 +180,46 @@ QuestionSetup QuestionSetup::unlimited() const {
 }
 
 std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params) {
+  return fleet_at(setup, active_params, active_params * setup.total_to_active);
+}
+
+std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params,
+                                  double total_params) {
   if (!is_priced(setup.kind) || !setup.model.fleet || !(active_params > 0.0)) return std::nullopt;
   try {
-    return setup.model.fleet->plan_at(active_params);
+    return setup.experts ? setup.model.fleet->plan_at_total(active_params, total_params)
+                         : setup.model.fleet->plan_at(active_params);
   } catch (const InputError&) {
     return std::nullopt;  // no replica serves this N: the plan's own status says so
   }
+}
+
+LossLaw law_of_answer(const LossLaw& law, const QuestionAnswer& answer) {
+  if (!answer.experts || !law.joint) return law;
+  LossLaw at = law;
+  reevaluate_at_experts(at, *law.joint, *answer.experts);
+  return at;
 }
 
 QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup) {
   QuestionAnswer answer;
   answer.plan = plan;
   answer.active_params = plan.params;
-  answer.total_params = plan.params * setup.total_to_active;
+  answer.total_params = plan.total_params.value_or(plan.params * setup.total_to_active);
+  answer.experts = plan.experts;
   answer.rl_tokens = plan.rl_tokens;
   answer.inference_tokens = setup.inference_tokens;
+  answer.output_tokens = setup.output_tokens;
   answer.rl_returns = plan.rl_returns;
   if (setup.limits_data()) answer.data_limit = data_limit_of(plan, setup);
   answer.training = training_run_of(plan, setup);
   answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
                               answer.training.chips, setup.power, is_priced(setup.kind));
-  answer.law_extrapolation = law_extrapolation(setup.law(), plan.params, plan.pretrain_tokens);
-  if (plan.solve.status != Status::infeasible) answer.fleet = fleet_at(setup, plan.params);
+  answer.law_extrapolation =
+      law_extrapolation(law_of_answer(setup.law(), answer), plan.params, plan.pretrain_tokens);
+  if (plan.solve.status != Status::infeasible) {
+    answer.fleet = fleet_at(setup, plan.params, answer.total_params);
+  }
   if (const std::optional<double>& largest = setup.power.serving_max_params) {
     answer.power.serving_max_params = *largest;
     // On the bound to the solver's accuracy in ln N (its bound is exact, its answer within
@@ -212,12 +233,18 @@ QuestionAnswer answer_for(const LifetimePlan& plan, const QuestionSetup& setup) 
   QuestionAnswer answer = answer_sizes(plan, setup);
   if (plan.solve.status == Status::infeasible) return answer;
   answer.shares = cost_shares(plan.cost, plan.unit);
-  answer.chinchilla_tokens = optimal_for_params(setup.rule, plan.params).tokens;
+  // The experts chosen: the rule's law and the comparison's model at the plan's experts, so
+  // that the Chinchilla-style model differs from the plan in its tokens alone.
+  AllocationRule rule = setup.rule;
+  rule.law = law_of_answer(setup.law(), answer);
+  answer.chinchilla_tokens = optimal_for_params(rule, plan.params).tokens;
   answer.over_chinchilla = plan.pretrain_tokens / answer.chinchilla_tokens;
   // The equal-quality model is costed with the plan's RL tokens.
-  LifetimeCostModel at_tokens = setup.model;
+  LifetimeCostModel at_tokens =
+      setup.experts ? cost_model_at_experts(setup.model, setup.experts->expansion(*answer.experts))
+                    : setup.model;
   at_tokens.rl_tokens = plan.rl_tokens;
-  answer.vs_chinchilla = compare_with_chinchilla(setup.rule, plan, at_tokens);
+  answer.vs_chinchilla = compare_with_chinchilla(rule, plan, at_tokens);
   return answer;
 }
 
@@ -287,6 +314,30 @@ void set_pretraining_budget(const TrainingSetup& training, const ProblemSpec& sp
       " = " + format_scientific(budget.flops, 4) + " FLOPs";
 }
 
+// The experts chosen: only by the questions that choose a size (the heuristic's N is given, a
+// pretraining budget prices no serving), with a joint law.
+void set_expert_choice(const Architecture& architecture, const LossLaw& law,
+                       const ProblemSpec& spec, QuestionSetup& setup) {
+  const bool chooses_size = spec.kind == ProblemKind::min_lifetime_flops ||
+                            spec.kind == ProblemKind::min_lifetime_cost ||
+                            spec.kind == ProblemKind::max_quality;
+  if (!spec.choose_experts || !chooses_size) return;
+  if (!law.joint) {
+    throw InputError(std::string(spec.max_experts ? "problem.max_experts" : "problem.min_experts") +
+                     ": choosing the experts needs a joint dense/MoE law (law.preset = "
+                     "\"ludziejewski2025\" or a [law.joint] table)");
+  }
+  ExpertChoice choice;
+  const ExpertShare share = expert_share_of(architecture);
+  choice.expert_share = share.share;
+  choice.min_experts = spec.min_experts.value_or(1.0);
+  choice.max_experts = spec.max_experts.value_or(default_max_experts(law, choice.min_experts));
+  choice.validate("problem");
+  setup.experts = choice;
+  setup.expert_share_source = share.source;
+  setup.loss.choosing_experts(law.joint, share.share);
+}
+
 }  // namespace
 
 QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
@@ -306,6 +357,7 @@ QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
   cap_serving_by_site(setup.power, setup.model, priced);
   setup.total_to_active = total_to_active_ratio(inputs.architecture);
   setup.inference_tokens = inputs.demand.total_tokens();
+  setup.output_tokens = setup.inference_tokens > 0.0 ? inputs.demand.output_tokens() : 0.0;
   setup.loss = LossTerm(law);
   setup.max_pretrain_tokens = spec.max_pretrain_tokens;
   set_training_cluster(inputs.training, setup);
@@ -321,6 +373,7 @@ QuestionSetup question_setup(const LifetimeInputs& given, const LossLaw& law,
         std::max(1.0, inputs.rl.rollout_tokens)));
     if (spec.kind != ProblemKind::equal_cost) setup.model.rl_tokens = 0.0;
   }
+  set_expert_choice(inputs.architecture, law, spec, setup);
 
   switch (spec.kind) {
     case ProblemKind::min_lifetime_flops:
@@ -451,6 +504,24 @@ void add_data_limit_penalties(const QuestionSetup& setup, const SolverOptions& o
 
 }  // namespace
 
+namespace {
+
+// The dense model of the answer's loss: the same question at E = 1, asked as the cheapest plan
+// reaching that loss in the question's unit (for max-quality too: the budget bought the loss).
+void add_dense_alternative(const QuestionSetup& setup, const SolverOptions& options,
+                           QuestionSolution& solution) {
+  const LifetimePlan& plan = solution.answer.plan;
+  if (plan.solve.status == Status::infeasible || !std::isfinite(plan.loss)) return;
+  QuestionSetup dense = setup;
+  dense.experts->min_experts = 1.0;
+  dense.experts->max_experts = 1.0;
+  if (dense.kind == ProblemKind::max_quality) dense.kind = ProblemKind::min_lifetime_cost;
+  dense.target_loss = plan.loss;
+  solution.dense = answer_for(solve_question_plan(dense, options), dense);
+}
+
+}  // namespace
+
 QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions& options) {
   QuestionSolution solution;
   solution.kind = setup.kind;
@@ -489,6 +560,7 @@ QuestionSolution solve_question(const QuestionSetup& setup, const SolverOptions&
     }
   }
   if (setup.limits_data()) add_data_limit_penalties(setup, options, solution);
+  if (setup.experts) add_dense_alternative(setup, options, solution);
   settle_answers(solution);
   return solution;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "scaleopt/problems/lifecycle/expert_choice.hpp"
 #include "scaleopt/problems/lifecycle/fast_path.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/loss_term.hpp"
@@ -36,8 +37,14 @@ struct QuestionSetup {
   double heuristic_params = 0.0;
   EqualCostTokens heuristic;
   CostShares shares;
-  double total_to_active = 1.0;   // the architecture's total / active parameters
+  double total_to_active = 1.0;  // the architecture's total / active parameters
+  // The experts chosen (ProblemSpec::choose_experts with a joint law): their bounds and the
+  // share f of the active parameters one routed FFN holds (problems/lifecycle/expert_choice.hpp),
+  // with where f comes from. Absent: the law's experts are fixed, total_to_active holds.
+  std::optional<ExpertChoice> experts;
+  std::string expert_share_source;
   double inference_tokens = 0.0;  // lifetime demand, input + output
+  double output_tokens = 0.0;     // of which decoded
   // problem.max_pretrain_tokens: a cap on D, a constraint of every plan the setup solves.
   std::optional<double> max_pretrain_tokens;
   // best-at-pretraining-budget: the budget as pretraining FLOPs at the training setup's rate,
@@ -71,6 +78,7 @@ struct QuestionSetup {
   }
   // Which accelerator answers the setup's question (problems/lifecycle/fast_path.hpp).
   FastPathChoice fast_path() const {
+    if (experts) return {Accelerator::none, "the experts are chosen"};
     return fast_path_for(loss, model, unit, max_pretrain_tokens.has_value(), caps_training());
   }
   // Whether the RL tokens are a decision variable ([rl.returns]).
@@ -103,9 +111,16 @@ std::string heuristic_cap_note(const QuestionSetup& setup);
 // RL and inference tokens, the RL gain and what limited data did.
 QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup);
 
+// The law an answer is read against: a joint law at the answer's chosen experts, else `law`
+// (what its extrapolations and the Chinchilla comparison use).
+LossLaw law_of_answer(const LossLaw& law, const QuestionAnswer& answer);
+
 // The serving fleet of a plan of `active_params` (QuestionAnswer::fleet): nullopt for a FLOPs
 // question, a cost with no fleet (fixed MFUs, no demand) or a plan it cannot serve.
 std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params);
+// The same at `total_params` apart (the experts chosen).
+std::optional<FleetPlan> fleet_at(const QuestionSetup& setup, double active_params,
+                                  double total_params);
 
 // The chips and wall time of a pretraining run of `pretrain_flops` on the setup's cluster.
 TrainingRunAnswer training_run_at(double pretrain_flops, const QuestionSetup& setup);

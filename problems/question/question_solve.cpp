@@ -60,6 +60,8 @@ void ProblemSpec::validate() const {
   require_positive("pretraining_budget_gpu_hours", pretraining_budget_gpu_hours);
   require_positive("tokens_per_param", tokens_per_param);
   require_positive("max_pretrain_tokens", max_pretrain_tokens);
+  require_positive("min_experts", min_experts);
+  require_positive("max_experts", max_experts);
   if (max_pretrain_tokens && !(*max_pretrain_tokens >= 1.0 && *max_pretrain_tokens <= 1e30)) {
     fail("max_pretrain_tokens", "must be a count of tokens in [1, 1e30]");
   }
@@ -111,12 +113,14 @@ bool problem_key_read(ProblemKind kind, std::string_view key) {
   switch (kind) {
     case ProblemKind::min_lifetime_flops:
     case ProblemKind::min_lifetime_cost:
-      return key == "target_loss" || key == "target_params";
+      return key == "target_loss" || key == "target_params" || key == "min_experts" ||
+             key == "max_experts";
     case ProblemKind::equal_cost:
       return key == "params" || key.starts_with("shares.");
     case ProblemKind::max_quality:
       return key == "budget_usd" || key == "budget_gpu_hours" || key == "fleet_chips" ||
-             key == "fleet_duration" || key == "min_params";
+             key == "fleet_duration" || key == "min_params" || key == "min_experts" ||
+             key == "max_experts";
     case ProblemKind::best_at_pretraining_budget:
       return key == "pretraining_budget_usd" || key == "pretraining_budget_gpu_hours";
   }

@@ -65,6 +65,14 @@ struct ProblemSpec {
   std::optional<double> tokens_per_param;
   // A hard cap on the pretraining tokens (an inequality constraint D <= max); absent: none.
   std::optional<double> max_pretrain_tokens;
+  // min-lifetime-*, max-quality with a joint dense/MoE law (costmodel/joint_loss_law.hpp):
+  // whether the question chooses the experts (the paper's E) as well, within
+  // [min_experts, max_experts] (equal: a fixed sparsity). The scenario loader sets it when the
+  // law is joint and no key fixes the experts (law.experts, architecture.total_params).
+  // Defaults: 1 (dense) and the largest E of the law's runs (32 for ludziejewski2025).
+  bool choose_experts = false;
+  std::optional<double> min_experts;
+  std::optional<double> max_experts;
 
   // Throws InputError naming the key ("problem.target_loss: required for min-lifetime-flops").
   void validate() const;
@@ -152,8 +160,12 @@ struct QuestionAnswer {
   LifetimePlan plan;
   double active_params = 0.0;  // = plan.params
   double total_params = 0.0;   // scaled by the architecture's total / active ratio
+  // The experts chosen (ProblemSpec::choose_experts): the paper's E of the plan; total_params
+  // is then N_active m(E). Absent when the experts are fixed.
+  std::optional<double> experts;
   double rl_tokens = 0.0;
   double inference_tokens = 0.0;
+  double output_tokens = 0.0;                 // of inference_tokens, decoded
   CostShares shares;                          // of the total in the problem's unit
   double chinchilla_tokens = 0.0;             // the rule's D for this N
   double over_chinchilla = 0.0;               // pretrain tokens / chinchilla tokens
@@ -178,7 +190,10 @@ struct QuestionSolution {
   double target_loss = 0.0;       // the loss every plan here reaches (max-quality: the result)
   QuestionAnswer answer;          // the heuristic for equal-cost, else the optimum
   std::optional<QuestionAnswer> optimum;  // equal-cost: the true optimum at the same loss
-  double heuristic_overpay = 0.0;         // equal-cost: heuristic cost / optimum cost - 1
+  // The experts chosen: the dense model (E = 1) of the answer's loss, the cheapest in the
+  // question's unit, beside the answer. Absent otherwise, or when the answer has no loss.
+  std::optional<QuestionAnswer> dense;
+  double heuristic_overpay = 0.0;  // equal-cost: heuristic cost / optimum cost - 1
   // converged only when every plan is; otherwise the first plan's status and message.
   Status status() const;
   const std::string& message() const;

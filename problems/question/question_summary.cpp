@@ -29,6 +29,7 @@ AnswerSummary summary_of(const QuestionAnswer& a, SolvePath path) {
   if (s.status == Status::infeasible) return s;
   s.params = a.total_params;
   s.active_params = a.active_params;
+  if (a.experts) s.experts = *a.experts;
   s.pretrain_tokens = plan.pretrain_tokens;
   s.loss = plan.loss;
   s.cost = plan.cost;
@@ -166,6 +167,7 @@ void settle_answers(QuestionSolution& solution) {
   };
   settle(solution.answer, heuristic ? "the heuristic's" : "the plan's");
   if (solution.optimum) settle(*solution.optimum, "the optimum's");
+  if (solution.dense) settle(*solution.dense, "the dense model's");
   if (solution.status() != Status::converged) {
     solution.heuristic_overpay = std::numeric_limits<double>::quiet_NaN();
   }

@@ -18,6 +18,7 @@ struct AnswerSummary {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   double params = kNaN;  // total parameters
   double active_params = kNaN;
+  double experts = kNaN;  // the experts chosen (the paper's E), NaN when not chosen
   double pretrain_tokens = kNaN;
   double rl_tokens = kNaN;
   double inference_tokens = kNaN;

@@ -177,6 +177,24 @@ def test_sensitivity_and_uncertainty_of_a_joint_law(tmp_path):
         "uncertainty", str(drawn), "--samples", "500", "--seed", "2", "--threads", "2")
 
 
+def test_experts_chosen():
+    """A joint law with no law.experts: the experts are a decision, reported with the total,
+    the active parameters and the dense model of the same loss; the module answers as the
+    command does."""
+    moe = os.path.join(SOURCE, "examples", "frontier_moe.toml")
+    answer = scaleopt.solve(moe)
+    assert answer == cli_json("solve", moe)
+    assert answer["status"] == "converged"
+    assert 1 <= answer["experts"] <= 32
+    assert answer["params"] > answer["active_params"]
+    assert answer["dense"]["experts"] == 1
+    assert answer["dense"]["params"] == answer["dense"]["active_params"]
+    assert abs(answer["dense"]["loss"] - answer["loss"]) < 1e-9
+    # Bounds as overrides, as --set gives them.
+    fixed = scaleopt.solve(moe, set={"problem.min_experts": 8, "problem.max_experts": 8})
+    assert abs(fixed["experts"] - 8) < 1e-12
+
+
 def test_uncertainty():
     assert scaleopt.uncertainty(UNCERTAIN, samples=200, seed=7) == cli_json(
         "uncertainty", UNCERTAIN, "--samples", "200", "--seed", "7"
