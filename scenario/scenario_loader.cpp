@@ -183,8 +183,9 @@ void read_key(const ScenarioKey& key, const std::string& file, const toml::node&
 }
 
 // A joint dense/MoE law makes the experts a decision of the questions that choose a size, unless
-// a key fixes them: law.experts, or architecture.total_params (the total/active ratio).
-// problem.min_experts / max_experts bound them and are refused where nothing is chosen. The
+// a key fixes them: law.experts, or architecture.total_params (the total/active ratio) without
+// bounds. problem.min_experts / max_experts bound them and are refused where nothing is chosen
+// or law.experts fixes them. The
 // bounds and the expert share are listed as assumptions where defaulted.
 bool choose_experts(Scenario& scenario) {
   auto given = [&](std::string_view key) {
@@ -207,21 +208,24 @@ bool choose_experts(Scenario& scenario) {
     return false;
   }
   if (!sizes) return false;  // problem_key_read's warning names the bounds it ignores
-  if (scenario.law->experts || given("architecture.total_params")) {
+  if (scenario.law->experts) {
     if (bounded) {
-      throw InputError(scenario.file + ": " + bound + ": " +
-                       (scenario.law->experts ? "law.experts" : "architecture.total_params") +
-                       " fixes the experts: give it or the bounds, not both");
+      throw InputError(scenario.file + ": " + bound +
+                       ": law.experts fixes the experts: give it or the bounds, not both");
     }
     return false;
   }
+  // architecture.total_params fixes the total/active ratio, unless bounds ask for the experts
+  // to be chosen (the given total then only sets the expert share f).
+  if (given("architecture.total_params") && !bounded) return false;
   scenario.problem.choose_experts = true;
   const double min_experts = problem.min_experts.value_or(1.0);
   const std::optional<FittedRange>& range = scenario.law->fitted_range;
   const bool fitted = range && range->max_experts;
   std::ostringstream line;
-  line << "experts chosen by the optimiser (no law.experts or architecture.total_params fixes "
-          "them)";
+  line << (bounded ? "experts chosen by the optimiser within the bounds given"
+                   : "experts chosen by the optimiser (no law.experts or "
+                     "architecture.total_params fixes them)");
   if (!problem.min_experts) line << "; problem.min_experts = 1 (dense)";
   if (!problem.max_experts) {
     line << "; problem.max_experts = " << default_max_experts(*scenario.law, min_experts)

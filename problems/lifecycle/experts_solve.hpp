@@ -40,7 +40,7 @@ LifetimeCostModel cost_model_at_experts(const LifetimeCostModel& model, double e
 LifecycleTerms terms_at_experts(const LifecycleTerms& terms, double experts);
 
 // The reference: the question at fixed E, answered by its own independent reduction
-// (lifecycle_reference), minimised over ln E by a grid of 33 points and Brent's method between
+// (lifecycle_reference), minimised over ln E by a grid of 9 points and Brent's method between
 // the best one's neighbours. Its x is (ln N, ln D[, ln D_RL], ln m); its E is located to the
 // objective's flatness (~1e-8 relative), its objective to rounding. Status infeasible when no
 // E admits a plan, not_converged when the reduction answers at none.

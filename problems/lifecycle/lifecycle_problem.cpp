@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
@@ -34,6 +35,15 @@ LifecycleTerms::CostValue sparse_cost_at(const LifecycleTerms& terms, std::span<
   const std::size_t n = layout.at(DecisionVariable::params);
   const std::size_t d = layout.at(DecisionVariable::pretrain_tokens);
   const std::size_t e = layout.at(DecisionVariable::expansion);
+  // SLSQP's steps can leave the numbers altogether (a NaN x once its quadratic model breaks):
+  // no cost there, which ends the search as not converged (and it restarts) instead of
+  // reaching the serving setup as an input.
+  if (!std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); })) {
+    LifecycleTerms::CostValue none;
+    none.value = std::numeric_limits<double>::quiet_NaN();
+    none.gradient.fill(std::numeric_limits<double>::quiet_NaN());
+    return none;
+  }
   const double params = std::exp(x[n]);
   // SLSQP may try a point beyond the weights the replica holds (ln N + ln m above its bound,
   // when it relaxes an inconsistent subproblem), where no serving plan exists: there the cost
@@ -102,12 +112,16 @@ LifetimePlan plan_at(const LifecycleTerms& terms, std::span<const double> counts
   }
   const double params = counts[layout.at(DecisionVariable::params)];
   const double tokens = counts[layout.at(DecisionVariable::pretrain_tokens)];
-  LifetimePlan plan = plan_at(terms.loss.law(), model, terms.unit, params, tokens);
-  if (layout.has(DecisionVariable::expansion)) {
-    const double expansion = counts[layout.at(DecisionVariable::expansion)];
+  // The experts chosen: costed at the total of the expansion, never at the architecture's
+  // own ratio (a total the replica may not hold).
+  const bool sparse = layout.has(DecisionVariable::expansion);
+  const double expansion = sparse ? counts[layout.at(DecisionVariable::expansion)] : 1.0;
+  LifetimePlan plan =
+      plan_at(terms.loss.law(), sparse ? cost_model_at_experts(model, expansion) : model,
+              terms.unit, params, tokens);
+  if (sparse) {
     plan.experts = terms.experts->experts_at(expansion);
     plan.total_params = params * expansion;
-    plan.cost = model.cost_at(params, *plan.total_params, tokens);
   }
   if (terms.loss.has_transforms() || layout.has(DecisionVariable::expansion)) {
     DecisionGradient logs{};
