@@ -1,9 +1,13 @@
 #include "scaleopt/analysis/stress_check.hpp"
 
+#include <algorithm>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/data_repetition.hpp"
@@ -12,6 +16,7 @@
 #include "scaleopt/problems/at_loss/lifetime_at_loss.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
+#include "scaleopt/problems/lifecycle/experts_solve.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_problem.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
@@ -501,6 +506,102 @@ StressCheck check_fleet(const StressInstance& instance, const StressCheckOptions
   return with_fast_path(check, setup, reference.plan, true, options, main_answer);
 }
 
+// The objective of the fixed-E question at ln E, by its own 1-D reduction: ln cost at a target,
+// the loss within a budget; +infinity where no plan exists (or only one on a bound of the
+// search, which is no answer), NaN where the reduction gives none.
+double fixed_experts_objective(const LifecycleTerms& terms, const LifecycleQuestion& question,
+                               double log_experts, std::string& unanswered) {
+  LifetimePlan plan;
+  try {
+    plan = lifecycle_reference(terms_at_experts(terms, std::exp(log_experts)), question);
+  } catch (const InputError&) {
+    // The serving setup refuses this total at every N (a latency target even the smallest
+    // model's weights miss): no plan at this E.
+    return HUGE_VAL;
+  }
+  if (plan.solve.status == Status::infeasible) return HUGE_VAL;
+  if (!plan.solve.converged()) {
+    unanswered = plan.solve.message;
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  if (on_search_bound(plan)) return HUGE_VAL;
+  return question.objective == LifecycleObjective::loss
+             ? plan.loss
+             : std::log(in_unit(terms.unit, plan.cost.total()));
+}
+
+// The experts chosen: NLopt's objective against the fixed-E reductions minimised over ln E by a
+// grid of 65 points, Brent's method between the best one's neighbours, then ternary steps that
+// compare values only (they locate a corner of the profile to rounding, where Brent's stops at
+// ~1.5e-8 in ln E). Agreement in the objective: relative in cost, relative to the reducible
+// part in loss (E is located only to the objective's flatness).
+StressCheck check_experts(const StressInstance& instance, const StressCheckOptions& options) {
+  const QuestionSetup setup = question_setup(instance.inputs, instance.law, instance.problem);
+  const QuestionSolution solution = solve_question(setup, options.solver);
+  const LifecycleTerms terms = setup.terms();
+  const LifecycleQuestion question = setup.question();
+  std::string unanswered;
+  const auto objective = [&](double log_experts) {
+    const double value = fixed_experts_objective(terms, question, log_experts, unanswered);
+    return std::isnan(value) ? HUGE_VAL : value;
+  };
+  constexpr int kGrid = 65;
+  const double lo = std::log(terms.experts->min_experts);
+  const double hi = std::log(terms.experts->max_experts);
+  const int points = hi > lo ? kGrid : 1;
+  std::vector<double> grid(static_cast<std::size_t>(points));
+  int best = 0;
+  double best_value = HUGE_VAL;
+  for (int k = 0; k < points; ++k) {
+    grid[static_cast<std::size_t>(k)] = points == 1 ? lo : lo + (hi - lo) * k / (points - 1);
+    const double value = objective(grid[static_cast<std::size_t>(k)]);
+    if (value < best_value) best_value = value, best = k;
+  }
+  if (!unanswered.empty()) return failed("the fixed-E reduction gives no answer: " + unanswered);
+  if (!(best_value < HUGE_VAL)) {
+    if (solution.status() == Status::infeasible) return infeasible();
+    return disagreed("no fixed E admits a plan, but NLopt reports " +
+                     std::string(to_string(solution.status())) + " (" + solution.message() + ")");
+  }
+  double log_experts = grid[static_cast<std::size_t>(best)];
+  if (points > 1) {
+    const double left = grid[static_cast<std::size_t>(std::max(best - 1, 0))];
+    const double right = grid[static_cast<std::size_t>(std::min(best + 1, points - 1))];
+    std::uintmax_t iterations = 200;
+    const auto [x, value] = boost::math::tools::brent_find_minima(
+        objective, left, right, std::numeric_limits<double>::digits / 2, iterations);
+    if (value < best_value) best_value = value, log_experts = x;
+    double a = std::max(left, log_experts - 5e-7), b = std::min(right, log_experts + 5e-7);
+    for (int step = 0; step < 60; ++step) {
+      const double third = (b - a) / 3.0;
+      if (objective(a + third) <= objective(b - third)) {
+        b -= third;
+      } else {
+        a += third;
+      }
+    }
+    const double middle = objective(0.5 * (a + b));
+    if (middle < best_value) best_value = middle, log_experts = 0.5 * (a + b);
+  }
+  const QuestionAnswer& answer = solution.answer;
+  if (!answer.plan.solve.converged()) return failed("NLopt: " + answer.plan.solve.message);
+  if (const std::string field = non_finite_field(answer); !field.empty()) {
+    return failed("the answer's " + field + " is not finite");
+  }
+  const bool loss = question.objective == LifecycleObjective::loss;
+  const double ours =
+      loss ? answer.plan.loss : std::log(in_unit(setup.unit, answer.plan.cost.total()));
+  const double difference = loss ? std::fabs(ours - best_value) / (best_value - instance.law.E)
+                                 : std::fabs(std::expm1(ours - best_value));
+  if (difference <= options.tolerance) return {StressOutcome::agreed, difference, ""};
+  std::ostringstream message;
+  message.precision(17);
+  message << "fixed-E reductions over ln E: NLopt's objective " << ours << " at E "
+          << answer.experts.value_or(std::nan("")) << "; reference " << best_value << " at E "
+          << std::exp(log_experts) << " (relative difference " << difference << ")";
+  return disagreed(message.str(), difference);
+}
+
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {
   switch (instance.kind) {
     case StressClass::compute_at_budget:
@@ -522,6 +623,8 @@ StressCheck check(const StressInstance& instance, const StressCheckOptions& opti
       return check_data_limit(instance, options);
     case StressClass::fleet:
       return check_fleet(instance, options);
+    case StressClass::experts:
+      return check_experts(instance, options);
   }
   return failed("unknown class");
 }

@@ -7,6 +7,7 @@
 #include "scaleopt/costmodel/architecture_presets.hpp"
 #include "scaleopt/costmodel/chinchilla_closed_form.hpp"
 #include "scaleopt/costmodel/input_error.hpp"
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 #include "scaleopt/costmodel/roofline.hpp"
 #include "scaleopt/problems/fit/bootstrap_resample.hpp"
 #include "scaleopt/problems/lifecycle/lifecycle_solve.hpp"
@@ -263,6 +264,8 @@ std::string_view to_string(StressClass kind) {
       return "data-limit";
     case StressClass::fleet:
       return "fleet";
+    case StressClass::experts:
+      return "experts";
   }
   return "compute-at-budget";
 }
@@ -412,6 +415,26 @@ StressInstance stress_instance(std::uint64_t seed, std::uint64_t index) {
       // sizes given in turn would fix to the serving one.
       instance.inputs.rl = RlSetup{};
       lifecycle_question(draw, instance, 1 + static_cast<int>(draw.below(2)));
+      break;
+    }
+    case StressClass::experts: {
+      // The joint preset's coefficients spread by a third each way (a, b) and 0.03 (c), its
+      // exponents kept (their signs and the saturation are what the law is); evaluated dense.
+      JointLossLaw joint = *find_joint_loss_law_preset("ludziejewski2025");
+      joint.name = "stress-joint";
+      joint.a *= draw.log_uniform(0.75, 1.33);
+      joint.b *= draw.log_uniform(0.75, 1.33);
+      joint.E += kSpreadE * draw.normal();
+      instance.law_preset = "ludziejewski2025";
+      instance.law = law_at_experts(joint, 1.0);
+      instance.inputs = lifetime_inputs(draw, false, draw.chance(0.5));
+      instance.inputs.rl = RlSetup{};  // RL tokens fixed at none: the serving's choice alone
+      ProblemSpec& problem = instance.problem;
+      problem.choose_experts = true;
+      problem.min_experts = draw.chance(0.7) ? 1.0 : draw.log_uniform(1.0, 8.0);
+      problem.max_experts = draw.chance(0.1) ? *problem.min_experts
+                                             : *problem.min_experts * draw.log_uniform(1.5, 64.0);
+      lifecycle_question(draw, instance, static_cast<int>(draw.below(3)));
       break;
     }
   }

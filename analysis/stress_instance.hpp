@@ -58,8 +58,14 @@ enum class StressClass {
   // choice taken outside the solver (every allowed size given in turn, each by its 1-D
   // reduction, the best kept).
   fleet,
+  // The experts chosen with a joint dense/MoE law (ludziejewski2025's coefficients spread),
+  // fixed MFUs or the roofline, at a loss or within a budget, E bounded in [1 or more, up to
+  // 512] (one in ten a fixed sparsity): NLopt on (ln N, ln D, ln m) with its KKT check against
+  // the fixed-E 1-D reductions on a grid of 65 in ln E, refined by Brent's method and ternary
+  // steps; agreement in the objective (relative in cost, in the reducible loss).
+  experts,
 };
-inline constexpr int kStressClassCount = 11;
+inline constexpr int kStressClassCount = 12;
 // The classes that were the whole run before later ones joined: their instances are drawn as
 // they always were (instance k of such a class c is the generator's instance
 // kFirstClassCount * k + c), so a run of kStressClassCount * n instances has the same n of each

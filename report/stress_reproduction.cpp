@@ -1,7 +1,9 @@
 #include "scaleopt/report/stress_reproduction.hpp"
 
 #include <cstdio>
+
 #include <sstream>
+#include "scaleopt/costmodel/joint_loss_law.hpp"
 
 namespace scaleopt::report {
 namespace {
@@ -22,6 +24,18 @@ std::string quoted(std::string_view text) {
 }
 
 void law_table(std::ostream& out, const LossLaw& law) {
+  if (law.joint) {
+    // A joint dense/MoE law: its own coefficients (the reduction follows from them).
+    const JointLossLaw& joint = *law.joint;
+    out << "[law]\nname = " << quoted(law.name) << "\nsource = " << quoted(law.source)
+        << "\nE = " << exact(joint.E) << "\n\n[law.joint]\na = " << exact(joint.a)
+        << "\nb = " << exact(joint.b) << "\nalpha = " << exact(joint.alpha)
+        << "\nbeta = " << exact(joint.beta) << "\ndelta = " << exact(joint.delta)
+        << "\ngamma = " << exact(joint.gamma) << "\nomega = " << exact(joint.omega)
+        << "\nzeta = " << exact(joint.zeta) << "\nexperts_start = " << exact(joint.experts_start)
+        << "\nexperts_max = " << exact(joint.experts_max) << "\n";
+    return;
+  }
   out << "[law]\nname = " << quoted(law.name) << "\nsource = " << quoted(law.source)
       << "\nE = " << exact(law.E) << "\nA = " << exact(law.A) << "\nB = " << exact(law.B)
       << "\nalpha = " << exact(law.alpha) << "\nbeta = " << exact(law.beta) << "\n";
@@ -113,6 +127,10 @@ void problem_table(std::ostream& out, const ProblemSpec& problem) {
     out << "budget_gpu_hours = " << exact(*problem.budget_gpu_hours) << "\n";
   }
   if (problem.params) out << "params = " << exact(*problem.params) << "\n";
+  if (problem.choose_experts) {
+    out << "min_experts = " << exact(problem.min_experts.value_or(1.0)) << "\n";
+    if (problem.max_experts) out << "max_experts = " << exact(*problem.max_experts) << "\n";
+  }
   if (problem.max_pretrain_tokens) {
     out << "max_pretrain_tokens = " << exact(*problem.max_pretrain_tokens) << "\n";
   }
