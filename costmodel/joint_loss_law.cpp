@@ -19,7 +19,7 @@ namespace {
 
 // Ludziejewski et al. 2025, Appendix E (Experiments Listing): active parameters (embeddings
 // included, App. A.1) 79M to 2.7B, total parameters up to 5.0B, 500M to 80B training tokens,
-// 1 to 32 experts. The range names the active parameters; the total is stated in `source`.
+// 1 to 32 experts.
 FittedRange ludziejewski_runs() {
   FittedRange range{79e6,
                     2.7e9,
@@ -28,7 +28,8 @@ FittedRange ludziejewski_runs() {
                     "Ludziejewski et al. 2025, App. E: 79M to 2.7B active (up to 5.0B total) "
                     "parameters, 500M to 80B tokens, 1 to 32 experts",
                     1.0,
-                    32.0};
+                    32.0,
+                    5.0e9};
   return range;
 }
 

@@ -28,7 +28,8 @@ double Extrapolation::factor() const {
   return factor_outside(value, fitted_min, fitted_max);
 }
 
-std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens) {
+std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens,
+                                          std::optional<double> total_params) {
   std::vector<Extrapolation> out;
   if (!law.fitted_range) return out;
   const FittedRange& range = *law.fitted_range;
@@ -36,10 +37,15 @@ std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, dou
   check(out, "tokens", tokens, range.min_tokens, range.max_tokens);
   // A joint law at a fixed number of experts: that number against the runs' experts.
   if (law.experts) check(out, "experts", *law.experts, range.min_experts, range.max_experts);
+  // A dense answer's total is its N, already checked.
+  if (total_params && *total_params != params) {
+    check(out, "total_params", *total_params, std::nullopt, range.max_total_params);
+  }
   return out;
 }
 
-double law_extrapolation(const LossLaw& law, double params, double tokens) {
+double law_extrapolation(const LossLaw& law, double params, double tokens,
+                         std::optional<double> total_params) {
   if (!law.fitted_range) return std::numeric_limits<double>::quiet_NaN();
   // The factors of extrapolations() without building its list: a sweep asks this per point.
   const FittedRange& range = *law.fitted_range;
@@ -47,6 +53,10 @@ double law_extrapolation(const LossLaw& law, double params, double tokens) {
                             factor_outside(tokens, range.min_tokens, range.max_tokens));
   if (law.experts) {
     largest = std::max(largest, factor_outside(*law.experts, range.min_experts, range.max_experts));
+  }
+  if (total_params) {
+    largest =
+        std::max(largest, factor_outside(*total_params, std::nullopt, range.max_total_params));
   }
   return largest;
 }

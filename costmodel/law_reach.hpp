@@ -14,8 +14,8 @@ namespace scaleopt {
 
 // One quantity of an answer outside the law's fitted range.
 struct Extrapolation {
-  // "params" (N, active), "tokens" (pretraining D) or "experts" (a joint law's expert count,
-  // costmodel/joint_loss_law.hpp)
+  // "params" (N, active), "tokens" (pretraining D), "experts" (a joint law's expert count,
+  // costmodel/joint_loss_law.hpp) or "total_params" (a mixture of experts' total)
   std::string quantity;
   double value = 0.0;
   std::optional<double> fitted_min;
@@ -27,10 +27,14 @@ struct Extrapolation {
 // What of (params, tokens), and of law.experts for a joint law, lies outside
 // `law.fitted_range`; empty inside it, and empty when the law has no range (law_has_range says
 // which).
-std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens);
+// `total_params`, where given, is checked against the runs' largest total (a mixture of
+// experts: "total_params").
+std::vector<Extrapolation> extrapolations(const LossLaw& law, double params, double tokens,
+                                          std::optional<double> total_params = std::nullopt);
 // The largest factor of extrapolations(law, params, tokens): 1 inside the range, NaN when the
 // law has none. One number per answer, for the sweep's columns.
-double law_extrapolation(const LossLaw& law, double params, double tokens);
+double law_extrapolation(const LossLaw& law, double params, double tokens,
+                         std::optional<double> total_params = std::nullopt);
 inline bool law_has_range(const LossLaw& law) {
   return law.fitted_range.has_value();
 }

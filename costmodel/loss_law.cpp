@@ -49,7 +49,8 @@ FittedRange hoffmann_runs() {
           500e9,
           "Hoffmann et al. 2022, section 3: 70M to over 16B parameters on 5B to 500B tokens",
           std::nullopt,
-          std::nullopt};
+          std::nullopt,
+          16e9};  // dense runs: the total is the active count
 }
 
 // The 245 runs Epoch AI digitised from Hoffmann's Figure 4 and refitted (Besiroglu et al.
@@ -63,7 +64,8 @@ FittedRange epoch_runs() {
           "the 245 runs of Hoffmann's Figure 4 digitised by Besiroglu et al. 2024: 57.33M to "
           "16.18B parameters, 0.2451B to 317.8B tokens",
           std::nullopt,
-          std::nullopt};
+          std::nullopt,
+          16.19e9};
 }
 
 // Muennighoff et al. 2023, abstract: "ranging up to 900 billion training tokens and 9 billion
@@ -75,7 +77,8 @@ FittedRange muennighoff_runs() {
           900e9,
           "Muennighoff et al. 2023, abstract: up to 9B parameters and 900B training tokens",
           std::nullopt,
-          std::nullopt};
+          std::nullopt,
+          9e9};
 }
 
 }  // namespace

@@ -41,6 +41,9 @@ struct FittedRange {
   // paper counts them (1 = dense).
   std::optional<double> min_experts;
   std::optional<double> max_experts;
+  // The largest total parameter count of the runs (a mixture of experts' total exceeds its
+  // active count), checked against an answer's total.
+  std::optional<double> max_total_params;
 };
 
 struct JointLossLaw;  // costmodel/joint_loss_law.hpp

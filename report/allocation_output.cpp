@@ -46,6 +46,7 @@ Json fitted_range_json(const FittedRange& range) {
   // A joint dense/MoE law's runs also span a range of experts.
   if (range.min_experts) json["min_experts"] = *range.min_experts;
   if (range.max_experts) json["max_experts"] = *range.max_experts;
+  if (range.max_total_params) json["max_total_params"] = *range.max_total_params;
   return json;
 }
 
@@ -58,9 +59,10 @@ Json law_json(const LossLaw& law) {
   return json;
 }
 
-Json extrapolated_json(const LossLaw& law, double params, double tokens) {
+Json extrapolated_json(const LossLaw& law, double params, double tokens,
+                       std::optional<double> total_params) {
   Json list = Json::array();
-  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
+  for (const Extrapolation& e : extrapolations(law, params, tokens, total_params)) {
     list.push_back(Json{{"quantity", e.quantity},
                         {"value", e.value},
                         {"fitted_min", optional_or_null(e.fitted_min)},
@@ -70,7 +72,8 @@ Json extrapolated_json(const LossLaw& law, double params, double tokens) {
   return list;
 }
 
-std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens) {
+std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens,
+                                     std::optional<double> total_params) {
   std::vector<std::string> notes;
   if (!law_has_range(law)) {
     notes.push_back("law " + law.name +
@@ -79,7 +82,7 @@ std::vector<std::string> reach_notes(const LossLaw& law, double params, double t
     return notes;
   }
   std::string outside;
-  for (const Extrapolation& e : extrapolations(law, params, tokens)) {
+  for (const Extrapolation& e : extrapolations(law, params, tokens, total_params)) {
     outside += (outside.empty() ? "" : "; ") + extrapolation_text(e);
   }
   if (!outside.empty()) {

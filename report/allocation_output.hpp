@@ -23,11 +23,13 @@ Json fitted_range_json(const FittedRange& range);
 // "extrapolated": what of (params, tokens) lies outside the law's fitted range, each
 // {quantity, value, fitted_min, fitted_max, factor}; an empty array inside it or when the law
 // has no range (law_json's fitted_range null says which).
-Json extrapolated_json(const LossLaw& law, double params, double tokens);
+Json extrapolated_json(const LossLaw& law, double params, double tokens,
+                       std::optional<double> total_params = std::nullopt);
 
 // The lines that say so for people: one per quantity outside the range, or that the range is
 // unknown; none inside it.
-std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens);
+std::vector<std::string> reach_notes(const LossLaw& law, double params, double tokens,
+                                     std::optional<double> total_params = std::nullopt);
 
 // Keys: params, tokens, compute_flops, loss, tokens_per_param, status, message, algorithm,
 // kkt_residual, constraint_violation, evaluations, closed_form_relative_difference, rule, law.

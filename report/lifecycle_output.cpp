@@ -522,8 +522,9 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   Json json = answer_json(s.answer, layout, unavailable);
   if (s.optimum) {
     json["optimum"] = answer_json(*s.optimum, layout);
-    json["optimum"]["extrapolated"] = extrapolated_json(
-        law_of_answer(law, *s.optimum), s.optimum->active_params, s.optimum->plan.pretrain_tokens);
+    json["optimum"]["extrapolated"] =
+        extrapolated_json(law_of_answer(law, *s.optimum), s.optimum->active_params,
+                          s.optimum->plan.pretrain_tokens, s.optimum->total_params);
     const QuestionSummary summary = summarize(s);
     for (const SolutionField& field : solution_fields()) {
       const double value = field.number(summary);
@@ -539,8 +540,9 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
     // The experts chosen: the dense model of the same loss, and what one decoded token costs
     // to serve in each (the question's unit; null without a demand).
     json["dense"] = answer_json(*s.dense, layout);
-    json["dense"]["extrapolated"] = extrapolated_json(
-        law_of_answer(law, *s.dense), s.dense->active_params, s.dense->plan.pretrain_tokens);
+    json["dense"]["extrapolated"] =
+        extrapolated_json(law_of_answer(law, *s.dense), s.dense->active_params,
+                          s.dense->plan.pretrain_tokens, s.dense->total_params);
     auto per_output_token = [&](const QuestionAnswer& a) {
       return a.output_tokens > 0.0 && a.plan.solve.status != Status::infeasible
                  ? number(in_unit(s.unit, a.plan.cost.inference) / a.output_tokens)
@@ -555,8 +557,8 @@ Json solution_json(const Scenario& scenario, const LossLaw& law, const QuestionS
   // was fitted on.
   const LossLaw answered = law_of_answer(law, s.answer);
   json["law"] = law_json(answered);
-  json["extrapolated"] =
-      extrapolated_json(answered, s.answer.active_params, s.answer.plan.pretrain_tokens);
+  json["extrapolated"] = extrapolated_json(answered, s.answer.active_params,
+                                           s.answer.plan.pretrain_tokens, s.answer.total_params);
   json["rule"] = scenario.problem.tokens_per_param
                      ? Json{{"tokens_per_param", *scenario.problem.tokens_per_param}}
                      : Json("law");
@@ -686,7 +688,7 @@ std::string solution_text(const Scenario& scenario, const LossLaw& law, const Qu
   for (const std::string& note : solution_notes(scenario, law, s)) out << wrap_words(note);
   const QuestionAnswer& reached = s.optimum ? *s.optimum : s.answer;
   for (const std::string& note : reach_notes(law_of_answer(law, reached), reached.active_params,
-                                             reached.plan.pretrain_tokens)) {
+                                             reached.plan.pretrain_tokens, reached.total_params)) {
     out << wrap_words(note);
   }
   const DecodeConsistency decode = decode_consistency(scenario, s);

@@ -92,12 +92,16 @@ FittedRange read_fitted_range(const std::string& file, const toml::table& table,
                               const std::string& key) {
   reject_unknown_keys(file, table, key,
                       {"min_params", "max_params", "min_tokens", "max_tokens", "min_experts",
-                       "max_experts", "source"});
+                       "max_experts", "max_total_params", "source"});
   FittedRange range;
   const std::pair<const char*, std::optional<double> FittedRange::*> bounds[] = {
-      {"min_params", &FittedRange::min_params},   {"max_params", &FittedRange::max_params},
-      {"min_tokens", &FittedRange::min_tokens},   {"max_tokens", &FittedRange::max_tokens},
-      {"min_experts", &FittedRange::min_experts}, {"max_experts", &FittedRange::max_experts}};
+      {"min_params", &FittedRange::min_params},
+      {"max_params", &FittedRange::max_params},
+      {"min_tokens", &FittedRange::min_tokens},
+      {"max_tokens", &FittedRange::max_tokens},
+      {"min_experts", &FittedRange::min_experts},
+      {"max_experts", &FittedRange::max_experts},
+      {"max_total_params", &FittedRange::max_total_params}};
   for (const auto& [name, field] : bounds) {
     if (const toml::node* value = table.get(name)) {
       const double v = read_quantity(file, *value, key + "." + name, Unit::count);
@@ -470,6 +474,7 @@ std::string law_to_toml(const LossLaw& law) {
     if (range.max_tokens) out << "max_tokens = " << *range.max_tokens << "\n";
     if (range.min_experts) out << "min_experts = " << *range.min_experts << "\n";
     if (range.max_experts) out << "max_experts = " << *range.max_experts << "\n";
+    if (range.max_total_params) out << "max_total_params = " << *range.max_total_params << "\n";
     out << "source = " << quoted(range.source) << "\n";
   }
   if (law.uncertainty && !law.joint) {

@@ -220,6 +220,17 @@ TEST_CASE("experts chosen: extrapolated lists the experts exactly beyond the law
       }
     }
     CHECK(json.at("experts").get<double>() == Approx(std::stod(max_experts)).epsilon(1e-9));
+    // The total the experts imply, against the runs' largest (5.0B, App. E): listed exactly
+    // when above it.
+    const double total = json.at("params").get<double>();
+    int totals = 0;
+    for (const nlohmann::json& entry : json.at("extrapolated")) {
+      if (entry.at("quantity") != "total_params") continue;
+      ++totals;
+      CHECK(entry.at("value").get<double>() == total);
+      CHECK(entry.at("factor").get<double>() == Approx(total / 5.0e9).epsilon(1e-12));
+    }
+    CHECK(totals == (total > 5.0e9 ? 1 : 0));
     CHECK(json.at("dense").at("experts").get<double>() == 1.0);
     return listed;
   };

@@ -136,7 +136,7 @@ AnswerSummary light_answer(const QuestionSetup& setup, const NewtonPlan& plan, S
   a.energy_mwh = power.energy_mwh;
   a.energy_usd = power.energy_usd;
   a.power_max_chips = power.max_chips;
-  a.law_extrapolation = law_extrapolation(setup.law(), n, d);
+  a.law_extrapolation = law_extrapolation(setup.law(), n, d, n * setup.total_to_active);
   set_fleet_figures(a, at.fleet);
   a.kkt_residual = plan.kkt_residual;
   a.constraint_violation = plan.constraint_violation;

@@ -215,8 +215,8 @@ QuestionAnswer answer_sizes(const LifetimePlan& plan, const QuestionSetup& setup
   answer.training = training_run_of(plan, setup);
   answer.power = power_answer(plan.cost, plan.solve.status != Status::infeasible,
                               answer.training.chips, setup.power, is_priced(setup.kind));
-  answer.law_extrapolation =
-      law_extrapolation(law_of_answer(setup.law(), answer), plan.params, plan.pretrain_tokens);
+  answer.law_extrapolation = law_extrapolation(law_of_answer(setup.law(), answer), plan.params,
+                                               plan.pretrain_tokens, answer.total_params);
   if (plan.solve.status != Status::infeasible) {
     answer.fleet = fleet_at(setup, plan.params, answer.total_params);
   }
