@@ -124,16 +124,14 @@ std::optional<JointLossLaw> find_joint_loss_law_preset(std::string_view name) {
   return std::nullopt;
 }
 
-LossLaw law_at_experts(const JointLossLaw& joint, double experts, std::string_view key) {
+void set_coefficients_at_experts(LossLaw& law, const JointLossLaw& joint, double experts,
+                                 std::string_view key) {
   if (!std::isfinite(experts) || experts < 1.0) {
     std::ostringstream message;
     message << key << " must be at least 1 (1 = dense), got " << experts;
     throw InputError(message.str());
   }
-  const double hat = joint.transformed_experts(experts);
-  const double log_hat = std::log(hat);
-  LossLaw law;
-  law.name = joint.name;
+  const double log_hat = std::log(joint.transformed_experts(experts));
   law.E = joint.E;
   law.A = joint.a * std::exp(joint.delta * log_hat);
   law.B = joint.b * std::exp(joint.omega * log_hat);
@@ -146,13 +144,20 @@ LossLaw law_at_experts(const JointLossLaw& joint, double experts, std::string_vi
             << " (tokens); both must be negative (loss falling with N and D)";
     throw InputError(message.str());
   }
+  law.experts = experts;
+}
+
+LossLaw law_at_experts(const JointLossLaw& joint, double experts, std::string_view key) {
+  LossLaw law;
+  law.name = joint.name;
+  set_coefficients_at_experts(law, joint, experts, key);
+  const double hat = joint.transformed_experts(experts);
   std::ostringstream source;
   source << joint.source << ", at " << experts << " expert" << (experts == 1.0 ? "" : "s")
          << " (transformed " << hat << ")";
   law.source = source.str();
   law.fitted_range = joint.fitted_range;
   law.joint = std::make_shared<const JointLossLaw>(joint);
-  law.experts = experts;
   return law;
 }
 

@@ -117,6 +117,12 @@ std::optional<JointLossLaw> find_joint_loss_law_preset(std::string_view name);
 LossLaw law_at_experts(const JointLossLaw& joint, double experts,
                        std::string_view key = "law.experts");
 
+// The five coefficients and the experts of law_at_experts(joint, experts, key) written into
+// `law`, its name, source, range and joint law kept (a search over E that reduces the law at
+// each step reports none of them). Throws as law_at_experts.
+void set_coefficients_at_experts(LossLaw& law, const JointLossLaw& joint, double experts,
+                                 std::string_view key = "law.experts");
+
 // `law` (a scenario's law) replaced by law_at_experts(joint, experts, key), keeping what the
 // reduction does not set: the repeated-data constants R_D* and R_N*. The scenario's loader uses
 // it at the architecture's experts, a sensitivity step or Monte Carlo draw after changing one of

@@ -147,8 +147,12 @@ LifetimeCostModel cost_model_at_experts(const LifetimeCostModel& model, double e
 
 LifecycleTerms terms_at_experts(const LifecycleTerms& terms, double experts) {
   const LossTerm& loss = terms.loss;
+  // The law reduced at E in place of the term's own (the reduction at the search's start, with
+  // the joint law and its range): no source text built per point of the search.
+  LossLaw law = loss.law();
+  set_coefficients_at_experts(law, *loss.joint(), experts, "law.experts");
   LifecycleTerms fixed =
-      lifecycle_terms(loss.with_law(law_at_experts(*loss.joint(), experts, "law.experts")),
+      lifecycle_terms(loss.with_law(std::move(law)),
                       cost_model_at_experts(terms.cost, terms.experts->expansion(experts)),
                       terms.unit, terms.min_params);
   return fixed;
