@@ -195,9 +195,7 @@ bool choose_experts(Scenario& scenario) {
   const ProblemSpec& problem = scenario.problem;
   const bool bounded = given("problem.min_experts") || given("problem.max_experts");
   const char* bound = given("problem.min_experts") ? "problem.min_experts" : "problem.max_experts";
-  const bool sizes = scenario.problem_given && (problem.kind == ProblemKind::min_lifetime_flops ||
-                                                problem.kind == ProblemKind::min_lifetime_cost ||
-                                                problem.kind == ProblemKind::max_quality);
+  const bool sizes = scenario.problem_given && chooses_size(problem.kind);
   if (!scenario.law || !scenario.law->joint) {
     if (bounded) {
       throw InputError(scenario.file + ": " + bound +

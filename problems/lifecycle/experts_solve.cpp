@@ -160,16 +160,16 @@ LifecycleTerms terms_at_experts(const LifecycleTerms& terms, double experts) {
 
 namespace {
 
-// Brent's method stops where a smooth minimum is flat to rounding, ~1.5e-8 in x; at a corner
-// of the profile (the serving batch changing bound) the objective still falls linearly there,
-// by ~f' 1e-8. Golden-section steps on [x - w, x + w] (w a few times Brent's tolerance) compare
-// values only, so they locate a corner to rounding (a smooth minimum stays within its flat
-// part): 40 steps shrink 1e-6 to ~4e-15. Boost.Math has no golden-section search, and its
-// Brent's method caps its precision at half the digits.
+// Brent's point (to ~1e-6 relative in x, below) is where a smooth minimum's objective is
+// within ~1e-11 of its least; at a corner of the profile (the serving batch changing bound) the
+// objective still falls linearly there, by ~f' 1e-6. Golden-section steps on [x - w, x + w]
+// (w a few times Brent's tolerance) compare values only, so they locate a corner to rounding (a
+// smooth minimum stays within its flat part): 50 steps shrink 2e-5 to ~7e-16. Boost.Math has
+// no golden-section search, and its Brent's method caps its precision at half the digits.
 template <class Objective>
 double refine_by_comparison(const Objective& value, double x, double lo, double hi) {
-  constexpr double kHalfWidth = 5e-7;
-  constexpr int kSteps = 40;
+  constexpr double kHalfWidth = 1e-5;
+  constexpr int kSteps = 50;
   const double inverse_golden = (std::sqrt(5.0) - 1.0) / 2.0;
   double a = std::max(lo, x - kHalfWidth), b = std::min(hi, x + kHalfWidth);
   double c = b - inverse_golden * (b - a), d = a + inverse_golden * (b - a);
@@ -231,10 +231,14 @@ LifetimePlan experts_reference(const LifecycleTerms& terms, const LifecycleQuest
       const double v = reference_at(terms, question, log_experts).objective;
       return std::isnan(v) ? kNoPlan : v;
     };
-    // Half the digits of a double: x to ~1.5e-8 (a smooth minimum is flat to rounding closer).
+    // x to ~1e-6 relative (20 bits): at a smooth minimum the objective is then within
+    // f'' 1e-12 / 2 of its least, far inside the reference tolerance (1e-8) it is held to; each
+    // bit fewer is one evaluation fewer. A corner, where that is not so, is where NLopt stops
+    // and the point is refined (refine_by_comparison) before it answers.
+    constexpr int kBits = 20;
     std::uintmax_t iterations = 100;
-    const auto [x, v] = boost::math::tools::brent_find_minima(
-        value, left, right, std::numeric_limits<double>::digits / 2, iterations);
+    const auto [x, v] =
+        boost::math::tools::brent_find_minima(value, left, right, kBits, iterations);
     if (v <= at[best].objective) best_log_experts = x;
   }
   LifetimePlan plan = best_log_experts == grid[best]
@@ -250,9 +254,9 @@ namespace {
 
 // Whether the profile of the fixed-E optima, f(ln E), rises on both sides of the reference's
 // ln E by kProfileStep (a side beyond a bound passes): a minimum over E whether smooth or a
-// corner, each f(ln E) an answer of the fixed-E reduction. The step is far above where Brent
-// locates a corner (~1.5e-8) and a smooth minimum still rises over it by f'' 5e-11, above the
-// reductions' rounding; kProfileSlack is that rounding (the objectives are ln cost or nats).
+// corner, each f(ln E) an answer of the fixed-E reduction. The step is far above where the
+// refine locates a corner (~1e-15) and a smooth minimum still rises over it by f'' 5e-11, above
+// the reductions' rounding; kProfileSlack is that rounding (the objectives are ln cost or nats).
 bool profile_minimum(const LifecycleTerms& terms, const LifecycleQuestion& question,
                      double log_experts, double objective) {
   constexpr double kProfileStep = 1e-5;
@@ -302,17 +306,18 @@ LifetimePlan solve_choosing_experts(const LifecycleTerms& terms, const Lifecycle
   const LifetimePlan reference = experts_reference(terms, question);
   if (reference.solve.status == Status::infeasible) return reference;
   const LifecycleProblem problem(terms, question);
-  // The reference locates E only to the objective's flatness (~1e-8): its point restarts a
-  // failed search; the two are held to each other by their objectives below.
+  // The reference locates E to ~1e-6 relative (the objective to ~1e-11): its point restarts a
+  // failed search, or one that stopped farther from it than 1e-4 in a count; the two are held
+  // to each other by their objectives below.
   SolverOptions restart = options;
-  restart.reference_tolerance = 1e-5;
+  restart.reference_tolerance = 1e-4;
   LifetimePlan plan = plan_at_solution(terms, minimize_with_restart(problem, reference, restart));
   if (!reference.solve.converged()) {
     plan.reference_message = "no independent reference: " + reference.solve.message;
     return plan;
   }
   if (!plan.solve.converged() && plan.solve.status != Status::infeasible) {
-    // At a corner of the profile Brent's point is off by ~1e-8 in ln E: located to rounding
+    // At a corner of the profile Brent's point is off by ~1e-6 in ln E: located to rounding
     // first, then certified.
     const double located = std::log(*reference.experts);
     const auto value = [&](double log_experts) {

@@ -41,9 +41,9 @@ LifecycleTerms terms_at_experts(const LifecycleTerms& terms, double experts);
 
 // The reference: the question at fixed E, answered by its own independent reduction
 // (lifecycle_reference), minimised over ln E by a grid of 9 points and Brent's method between
-// the best one's neighbours. Its x is (ln N, ln D[, ln D_RL], ln m); its E is located to the
-// objective's flatness (~1e-8 relative), its objective to rounding. Status infeasible when no
-// E admits a plan, not_converged when the reduction answers at none.
+// the best one's neighbours. Its x is (ln N, ln D[, ln D_RL], ln m); its E is located to ~1e-6
+// relative, where a smooth minimum's objective is within ~1e-11 of its least. Status infeasible
+// when no E admits a plan, not_converged when the reduction answers at none.
 LifetimePlan experts_reference(const LifecycleTerms& terms, const LifecycleQuestion& question);
 
 // The question solved by NLopt (with its KKT check) and held to experts_reference: the two

@@ -123,7 +123,7 @@ LifetimePlan plan_at(const LifecycleTerms& terms, std::span<const double> counts
     plan.experts = terms.experts->experts_at(expansion);
     plan.total_params = params * expansion;
   }
-  if (terms.loss.has_transforms() || layout.has(DecisionVariable::expansion)) {
+  if (terms.loss.has_transforms() || sparse) {
     DecisionGradient logs{};
     for (std::size_t i = 0; i < layout.dimension(); ++i) logs[i] = std::log(counts[i]);
     const LossTerm::Value l =

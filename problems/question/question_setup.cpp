@@ -314,14 +314,11 @@ void set_pretraining_budget(const TrainingSetup& training, const ProblemSpec& sp
       " = " + format_scientific(budget.flops, 4) + " FLOPs";
 }
 
-// The experts chosen: only by the questions that choose a size (the heuristic's N is given, a
-// pretraining budget prices no serving), with a joint law.
+// The experts chosen: only by the questions that choose a size (chooses_size), with a joint
+// law.
 void set_expert_choice(const Architecture& architecture, const LossLaw& law,
                        const ProblemSpec& spec, QuestionSetup& setup) {
-  const bool chooses_size = spec.kind == ProblemKind::min_lifetime_flops ||
-                            spec.kind == ProblemKind::min_lifetime_cost ||
-                            spec.kind == ProblemKind::max_quality;
-  if (!spec.choose_experts || !chooses_size) return;
+  if (!spec.choose_experts || !chooses_size(spec.kind)) return;
   if (!law.joint) {
     throw InputError(std::string(spec.max_experts ? "problem.max_experts" : "problem.min_experts") +
                      ": choosing the experts needs a joint dense/MoE law (law.preset = "

@@ -38,6 +38,12 @@ std::string_view to_string(ProblemKind kind);
 constexpr bool minimises_loss(ProblemKind kind) {
   return kind == ProblemKind::max_quality || kind == ProblemKind::best_at_pretraining_budget;
 }
+// Whether the question chooses the model's size (and so, with a joint law, its experts): the
+// heuristic's N is given and a pretraining budget prices no serving.
+constexpr bool chooses_size(ProblemKind kind) {
+  return kind == ProblemKind::min_lifetime_flops || kind == ProblemKind::min_lifetime_cost ||
+         kind == ProblemKind::max_quality;
+}
 ProblemKind parse_problem_kind(std::string_view text);  // throws InputError listing the kinds
 
 struct ProblemSpec {
