@@ -558,10 +558,22 @@ StressCheck check_experts(const StressInstance& instance, const StressCheckOptio
     if (value < best_value) best_value = value, best = k;
   }
   if (!unanswered.empty()) return failed("the fixed-E reduction gives no answer: " + unanswered);
+  // The fast path (experts_newton.hpp) where it answers: the same verdict, and its objective
+  // held to the reference as NLopt's is.
+  const std::optional<QuestionSummary> fast = solve_question_fast(setup);
   if (!(best_value < HUGE_VAL)) {
-    if (solution.status() == Status::infeasible) return infeasible();
-    return disagreed("no fixed E admits a plan, but NLopt reports " +
-                     std::string(to_string(solution.status())) + " (" + solution.message() + ")");
+    if (solution.status() != Status::infeasible) {
+      return disagreed("no fixed E admits a plan, but NLopt reports " +
+                       std::string(to_string(solution.status())) + " (" + solution.message() + ")");
+    }
+    StressCheck verdict = infeasible();
+    if (!fast) return verdict;
+    if (fast->answer.status != Status::infeasible) {
+      return disagreed("no fixed E admits a plan, but the fast path reports " +
+                       std::string(to_string(fast->answer.status)));
+    }
+    verdict.fast_path_checked = true;
+    return verdict;
   }
   double log_experts = grid[static_cast<std::size_t>(best)];
   if (points > 1) {
@@ -589,17 +601,41 @@ StressCheck check_experts(const StressInstance& instance, const StressCheckOptio
     return failed("the answer's " + field + " is not finite");
   }
   const bool loss = question.objective == LifecycleObjective::loss;
-  const double ours =
-      loss ? answer.plan.loss : std::log(in_unit(setup.unit, answer.plan.cost.total()));
-  const double difference = loss ? std::fabs(ours - best_value) / (best_value - instance.law.E)
-                                 : std::fabs(std::expm1(ours - best_value));
-  if (difference <= options.tolerance) return {StressOutcome::agreed, difference, ""};
-  std::ostringstream message;
-  message.precision(17);
-  message << "fixed-E reductions over ln E: NLopt's objective " << ours << " at E "
-          << answer.experts.value_or(std::nan("")) << "; reference " << best_value << " at E "
-          << std::exp(log_experts) << " (relative difference " << difference << ")";
-  return disagreed(message.str(), difference);
+  const auto objective_of = [&](double plan_loss, const LifetimeCost& cost) {
+    return loss ? plan_loss : std::log(in_unit(setup.unit, cost.total()));
+  };
+  const auto difference_of = [&](double value) {
+    return loss ? std::fabs(value - best_value) / (best_value - instance.law.E)
+                : std::fabs(std::expm1(value - best_value));
+  };
+  const auto disagreement = [&](const char* who, double value, double experts) {
+    const double difference = difference_of(value);
+    std::ostringstream message;
+    message.precision(17);
+    message << "fixed-E reductions over ln E: " << who << " objective " << value << " at E "
+            << experts << "; reference " << best_value << " at E " << std::exp(log_experts)
+            << " (relative difference " << difference << ")";
+    return disagreed(message.str(), difference);
+  };
+  const double ours = objective_of(answer.plan.loss, answer.plan.cost);
+  const double difference = difference_of(ours);
+  if (!(difference <= options.tolerance)) {
+    return disagreement("NLopt's", ours, answer.experts.value_or(std::nan("")));
+  }
+  StressCheck verdict{StressOutcome::agreed, difference, ""};
+  if (!fast) return verdict;
+  const AnswerSummary& quick = fast->answer;
+  if (quick.status != Status::converged) {
+    return failed("the fast path reports " + std::string(to_string(quick.status)) +
+                  " on a feasible instance");
+  }
+  const double theirs = objective_of(quick.loss, quick.cost);
+  if (!(difference_of(theirs) <= options.tolerance)) {
+    return disagreement("the fast path's", theirs, quick.experts);
+  }
+  verdict.fast_path_checked = true;
+  verdict.difference = std::max(difference, difference_of(theirs));
+  return verdict;
 }
 
 StressCheck check(const StressInstance& instance, const StressCheckOptions& options) {

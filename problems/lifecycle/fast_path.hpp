@@ -10,6 +10,9 @@
 //    (problems/lifecycle/accelerators/lifetime_newton.hpp);
 //  - roofline_newton: serving priced by the roofline, with its closed form in N, the plain law
 //    (problems/lifecycle/accelerators/roofline_newton.hpp).
+// A joint law with the experts chosen is decided before this predicate, by solve_question_fast
+// (problems/question/question_fast.cpp): costs linear in N, a search over ln E of the
+// linear_newton solves (problems/lifecycle/accelerators/experts_newton.hpp).
 // Anything else (RL tokens chosen, repeated data, another transform, another cost of N) goes
 // to NLopt.
 

@@ -14,11 +14,13 @@
 #include "scaleopt/costmodel/quantity.hpp"
 #include "scaleopt/problems/compute_optimal/compute_optimal.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/closed_form_fleet.hpp"
+#include "scaleopt/problems/lifecycle/accelerators/experts_newton.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/lifetime_newton.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/replica_floor.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_newton.hpp"
 #include "scaleopt/problems/lifecycle/accelerators/roofline_pricing.hpp"
 #include "scaleopt/problems/lifecycle/discrete_choice.hpp"
+#include "scaleopt/problems/lifecycle/experts_solve.hpp"
 #include "scaleopt/problems/lifecycle/fast_path.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_from_setup.hpp"
 #include "scaleopt/problems/question/answer_fields.hpp"
@@ -388,10 +390,67 @@ QuestionAnswer full_answer(const QuestionSetup& setup, const LifetimePlan& plan)
   return answer;
 }
 
+// The setup of the same question with E fixed at `experts`: the law reduced there (in place:
+// name, source, range and joint law kept), costs priced at its expansion. What an answer at
+// that E is read against, as answer_for reads NLopt's.
+QuestionSetup setup_at_experts(const QuestionSetup& setup, double experts, double expansion) {
+  QuestionSetup at = setup;
+  set_coefficients_at_experts(at.rule.law, *setup.law().joint, experts);
+  at.model = cost_model_at_experts(setup.model, expansion);
+  at.total_to_active = expansion;
+  at.experts.reset();
+  return at;
+}
+
+// The experts chosen with costs linear in N_active (fixed MFUs, or FLOPs): the search over ln E
+// of fixed-E Newton solves (problems/lifecycle/accelerators/experts_newton.hpp), its answer
+// read at its E. nullopt (NLopt answers) for the roofline, RL tokens chosen, limited data or
+// capped training, a plan the replica's HBM cannot hold, or any answer the search declines.
+std::optional<QuestionSummary> experts_fast_summary(const QuestionSetup& setup,
+                                                    const SolverOptions& options) {
+  if (!chooses_size(setup.kind) || setup.chooses_rl_tokens() || setup.limits_data() ||
+      setup.caps_training() || !setup.law().joint) {
+    return std::nullopt;
+  }
+  const std::optional<LinearCost> cost = setup.model.linear(setup.unit);
+  if (!cost) return std::nullopt;
+  ExpertsNewtonPlan found = minimises_loss(setup.kind)
+                                ? max_quality_choosing_experts(setup.law(), *setup.experts, *cost,
+                                                               setup.budget, setup.min_params)
+                                : min_cost_at_loss_choosing_experts(setup.law(), *setup.experts,
+                                                                    setup.target_loss, *cost);
+  NewtonPlan& plan = found.plan;
+  accept_if_verified(plan, options);
+  if (plan.use_general || plan.status == Status::not_converged) return std::nullopt;
+  QuestionSummary summary;
+  summary.kind = setup.kind;
+  summary.unit = setup.unit;
+  if (plan.status == Status::infeasible) {
+    summary.answer = light_answer(setup, plan, SolvePath::newton, FleetAt{});
+    settle_answers(summary);
+    return summary;
+  }
+  // The bounds NLopt's problem adds (max_total_params, the active count the replica serves)
+  // must not bind: the unbounded optimum is then the bounded one.
+  const double total = plan.params * found.expansion;
+  if (total > setup.model.max_total_params || plan.params > setup.model.max_active_params) {
+    return std::nullopt;
+  }
+  const QuestionSetup at = setup_at_experts(setup, found.experts, found.expansion);
+  FleetAt fleet;
+  fleet.params = plan.params;
+  fleet.fleet = fleet_at(setup, plan.params, total);
+  summary.answer = light_answer(at, plan, SolvePath::newton, fleet);
+  summary.answer.experts = found.experts;
+  settle_answers(summary);
+  return summary;
+}
+
 }  // namespace
 
 std::optional<QuestionSummary> solve_question_fast(const QuestionSetup& setup,
                                                    const SolverOptions& options) {
+  if (setup.experts) return experts_fast_summary(setup, options);
   const std::optional<FastOptimum> found = fast_plan(setup, options);
   if (!found) return std::nullopt;
   const NewtonPlan& plan = found->plan;

@@ -78,6 +78,8 @@ struct QuestionSetup {
   }
   // Which accelerator answers the setup's question (problems/lifecycle/fast_path.hpp).
   FastPathChoice fast_path() const {
+    // The experts chosen: solve_question_fast's search over E (experts_newton.hpp) answers
+    // sweeps and Monte Carlo where the costs are linear in N; `solve` is NLopt's.
     if (experts) return {Accelerator::none, "the experts are chosen"};
     return fast_path_for(loss, model, unit, max_pretrain_tokens.has_value(), caps_training());
   }

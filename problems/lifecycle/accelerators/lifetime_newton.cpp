@@ -63,13 +63,16 @@ std::optional<ChinchillaAtLoss> chinchilla_at_loss(const LossLaw& law, double ta
   // Chinchilla's split (alpha p = beta r): e^z0 = 1 + beta/alpha, e^-z0 = alpha / (alpha + beta).
   plan.log_alpha_over_beta = std::log(a / b);
   plan.z0 = std::log1p(b / a);
-  plan.log_params = (std::log(law.A) - plan.log_reducible + plan.log_alpha_over_beta + plan.z0) / a;
-  plan.log_tokens = (std::log(law.B) - plan.log_reducible + plan.z0) / b;
+  plan.log_A = std::log(law.A);
+  plan.log_B = std::log(law.B);
+  plan.log_params = (plan.log_A - plan.log_reducible + plan.log_alpha_over_beta + plan.z0) / a;
+  plan.log_tokens = (plan.log_B - plan.log_reducible + plan.z0) / b;
   if (!(plan.log_params < kLogUpperBound && plan.log_tokens < kLogUpperBound)) return std::nullopt;
   return plan;
 }
 
-NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost) {
+NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost,
+                                   double start_log_tokens) {
   NewtonPlan plan;
   const std::optional<ChinchillaAtLoss> chinchilla = chinchilla_at_loss(law, target_loss);
   if (!chinchilla) {
@@ -78,7 +81,8 @@ NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const
   }
   const double R = target_loss - law.E;
   const double a = law.alpha, b = law.beta;
-  const double log_R = chinchilla->log_reducible, log_A = std::log(law.A), log_B = std::log(law.B);
+  const double log_R = chinchilla->log_reducible, log_A = chinchilla->log_A,
+               log_B = chinchilla->log_B;
   const double log_a_over_b = chinchilla->log_alpha_over_beta;
   const double z0 = chinchilla->z0;
   const double k = cost.per_param_token;
@@ -109,7 +113,14 @@ NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const
       return std::pair<double, double>(y + K + zy / b, 1.0 + sigma / b);
     };
     const double w_high = y_high - y_low + 1.0;
-    const double w = newton_root(H, w_high, 1.0, w_high, kDigitsMinCost, plan.iterations);
+    // A nearby answer's D gives z = ln(R / r) with r = B D^-beta, and y = ln(e^z - e^z0).
+    double w_start = w_high;
+    const double z_start = log_R - log_B + b * start_log_tokens;
+    if (z_start > z0) {
+      const double y_start = z_start + std::log(-std::expm1(z0 - z_start));
+      w_start = std::clamp(y_start - y_low + 1.0, 1.0, w_high);
+    }
+    const double w = newton_root(H, w_start, 1.0, w_high, kDigitsMinCost, plan.iterations);
     if (!std::isfinite(w)) return plan;  // not converged
     double sigma = 0.0;
     z = z_of(w - 1.0 + y_low, sigma);
@@ -138,7 +149,7 @@ NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const
 }
 
 NewtonPlan max_quality_at_budget_newton(const LossLaw& law, const LinearCost& cost, double budget,
-                                        double min_params) {
+                                        double min_params, double start_log_tokens) {
   NewtonPlan plan;
   const double k = cost.per_param_token, c = cost.per_param;
   // N >= min_params with D >= 1 must be affordable: budget > (k + c) min_params.
@@ -169,7 +180,10 @@ NewtonPlan max_quality_at_budget_newton(const LossLaw& law, const LinearCost& co
     return plan;
   } else {
     upper = std::min(upper, v_max);
-    v = newton_root(G, lower, lower, upper, kDigits, plan.iterations);
+    // From a nearby answer's ln D where there is one inside the bracket.
+    const double start =
+        start_log_tokens > lower && start_log_tokens < upper ? start_log_tokens : lower;
+    v = newton_root(G, start, lower, upper, kDigits, plan.iterations);
     if (!std::isfinite(v)) return plan;  // not converged
   }
   plan.pretrain_tokens = std::exp(v);

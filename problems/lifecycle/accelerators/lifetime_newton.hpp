@@ -23,6 +23,7 @@
 //   which decreases strictly (G' < -(alpha + beta)) and is convex. Without c its root v0 is
 //   Chinchilla's; G(v0) >= 0 and G <= 0 at max(v0 + (1 - alpha) ln 2 / (alpha + beta), ln(c/k)).
 
+#include <limits>
 #include <optional>
 
 #include "scaleopt/costmodel/loss_law.hpp"
@@ -59,6 +60,8 @@ struct ChinchillaAtLoss {
   double log_reducible;  // ln(target - E)
   double z0;             // ln(1 + beta / alpha): the split alpha p = beta r, r = R e^-z0
   double log_alpha_over_beta;
+  double log_A;  // ln A and ln B of the law, for the reductions that start from this plan
+  double log_B;
   double log_params;
   double log_tokens;
 };
@@ -66,12 +69,18 @@ std::optional<ChinchillaAtLoss> chinchilla_at_loss(const LossLaw& law, double ta
 
 // Cheapest plan reaching `target_loss`. Infeasible when target <= E or when Chinchilla's own
 // plan for it needs 1e30 parameters or tokens (as min_lifetime_cost_at_loss).
-NewtonPlan min_cost_at_loss_newton(const LossLaw& law, double target_loss, const LinearCost& cost);
+// `start_log_tokens`: ln D of a nearby answer (the experts search's plan at the neighbouring E),
+// where Newton starts instead of its bracket's end; NaN (the default) when there is none. The
+// root is the same either way (Newton is kept inside the bracket); only the steps differ.
+NewtonPlan min_cost_at_loss_newton(
+    const LossLaw& law, double target_loss, const LinearCost& cost,
+    double start_log_tokens = std::numeric_limits<double>::quiet_NaN());
 
 // Lowest loss within `budget`, N >= min_params. Infeasible when the budget cannot pay for
 // serving and RL at min_params with at least one token of pretraining.
-NewtonPlan max_quality_at_budget_newton(const LossLaw& law, const LinearCost& cost, double budget,
-                                        double min_params);
+NewtonPlan max_quality_at_budget_newton(
+    const LossLaw& law, const LinearCost& cost, double budget, double min_params,
+    double start_log_tokens = std::numeric_limits<double>::quiet_NaN());
 
 // check_kkt's relative residual for one active constraint with gradient `c` and objective
 // gradient `g` (both in (ln N, ln D)); `one_sided`: the multiplier must be >= 0 (an inequality).
