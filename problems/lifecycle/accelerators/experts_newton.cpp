@@ -13,26 +13,15 @@
 namespace scaleopt {
 
 double kkt_residual_3d(const double g[3], const double c[3], bool one_sided, int bound) {
-  const int free_count = bound == 0 ? 3 : 2;  // ln m drops out of the multiplier when bound
-  double gc = 0.0, cc = 0.0;
-  for (int i = 0; i < free_count; ++i) gc += g[i] * c[i], cc += c[i] * c[i];
-  const double lambda = cc > 0.0 ? -gc / cc : 0.0;
-  double scale = 0.0, imbalance = 0.0, term = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    term = std::max(term, std::fabs(lambda * c[i]));
-    scale = std::max(scale, std::fabs(g[i]));
-  }
-  scale = std::max(scale, term);
-  for (int i = 0; i < free_count; ++i)
-    imbalance = std::max(imbalance, std::fabs(g[i] + lambda * c[i]));
+  // ln m drops out of the multiplier when on its bound.
+  KktBalance balance = kkt_balance({g, 3}, {c, 3}, bound == 0 ? 3 : 2, one_sided);
   if (bound != 0) {
     // At the upper bound the Lagrangian's slope in ln m must be <= 0 (the bound's multiplier
     // takes it), at the lower >= 0.
-    const double slope = g[2] + lambda * c[2];
-    if (bound * slope > 0.0) imbalance = std::max(imbalance, std::fabs(slope));
+    const double slope = g[2] + balance.multiplier * c[2];
+    if (bound * slope > 0.0) balance.imbalance = std::max(balance.imbalance, std::fabs(slope));
   }
-  if (one_sided && lambda < 0.0) imbalance = std::max(imbalance, term);
-  return scale > 0.0 ? imbalance / scale : imbalance;
+  return balance.residual();
 }
 
 namespace {

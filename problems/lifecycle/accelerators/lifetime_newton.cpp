@@ -29,13 +29,26 @@ constexpr int kDigits = 34;
 // check_kkt's relative residual for one active constraint with gradient `c` and objective
 // gradient `g` (both 2-D); `one_sided`: the multiplier must be >= 0 (an inequality).
 double kkt_residual_2d(const double g[2], const double c[2], bool one_sided) {
-  const double lambda = -(g[0] * c[0] + g[1] * c[1]) / (c[0] * c[0] + c[1] * c[1]);
-  const double r0 = g[0] + lambda * c[0], r1 = g[1] + lambda * c[1];
-  const double term = std::max(std::fabs(lambda * c[0]), std::fabs(lambda * c[1]));
-  const double scale = std::max({std::fabs(g[0]), std::fabs(g[1]), term});
-  double imbalance = std::max(std::fabs(r0), std::fabs(r1));
-  if (one_sided && lambda < 0.0) imbalance = std::max(imbalance, term);
-  return scale > 0.0 ? imbalance / scale : imbalance;
+  return kkt_balance({g, 2}, {c, 2}, 2, one_sided).residual();
+}
+
+KktBalance kkt_balance(std::span<const double> g, std::span<const double> c, std::size_t free_count,
+                       bool one_sided) {
+  double gc = 0.0, cc = 0.0;
+  for (std::size_t i = 0; i < free_count; ++i) gc += g[i] * c[i], cc += c[i] * c[i];
+  KktBalance balance;
+  balance.multiplier = cc > 0.0 ? -gc / cc : 0.0;
+  double term = 0.0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    term = std::max(term, std::fabs(balance.multiplier * c[i]));
+    balance.scale = std::max(balance.scale, std::fabs(g[i]));
+  }
+  balance.scale = std::max(balance.scale, term);
+  for (std::size_t i = 0; i < free_count; ++i) {
+    balance.imbalance = std::max(balance.imbalance, std::fabs(g[i] + balance.multiplier * c[i]));
+  }
+  if (one_sided && balance.multiplier < 0.0) balance.imbalance = std::max(balance.imbalance, term);
+  return balance;
 }
 
 bool within_general_bounds(double params, double tokens) {

@@ -23,8 +23,10 @@
 //   which decreases strictly (G' < -(alpha + beta)) and is convex. Without c its root v0 is
 //   Chinchilla's; G(v0) >= 0 and G <= 0 at max(v0 + (1 - alpha) ln 2 / (alpha + beta), ln(c/k)).
 
+#include <cstddef>
 #include <limits>
 #include <optional>
+#include <span>
 
 #include "scaleopt/costmodel/loss_law.hpp"
 #include "scaleopt/problems/lifetime/lifetime_cost_model.hpp"
@@ -85,6 +87,20 @@ NewtonPlan max_quality_at_budget_newton(
 // check_kkt's relative residual for one active constraint with gradient `c` and objective
 // gradient `g` (both in (ln N, ln D)); `one_sided`: the multiplier must be >= 0 (an inequality).
 double kkt_residual_2d(const double g[2], const double c[2], bool one_sided);
+
+// The pieces of that residual in g.size() variables, the multiplier fitted by least squares over
+// the first `free_count` (the others sit on bounds, whose own multipliers the caller weighs):
+// the imbalance |g + multiplier c| over the free ones, against the scale max(|g|, |multiplier
+// c|) over all; with `one_sided`, a negative multiplier's whole term is imbalance. A zero `c`
+// has multiplier 0. kkt_residual_2d and the experts' kkt_residual_3d are made of it.
+struct KktBalance {
+  double multiplier = 0.0;
+  double imbalance = 0.0;
+  double scale = 0.0;
+  double residual() const { return scale > 0.0 ? imbalance / scale : imbalance; }
+};
+KktBalance kkt_balance(std::span<const double> g, std::span<const double> c, std::size_t free_count,
+                       bool one_sided);
 
 // Whether 1 <= N, D <= 1e30, the bounds of the general problem, hold in log space.
 bool within_general_bounds(double params, double tokens);
